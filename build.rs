@@ -1,0 +1,31 @@
+//! Assembles `asm/<arch>/*.S` with `cc`, from one table.
+//!
+//! Every row names a file and the target architecture it is for. Symbols in the files carry the
+//! `simdcrypt_` prefix so they cannot clash with another crate's (OpenSSL's, ring's) in one
+//! binary. Adding an assembly kernel means adding a row here and one `extern "C"` declaration
+//! in its Rust wrapper.
+
+/// (target_arch, path under asm/)
+const ASM: &[(&str, &str)] = &[];
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rustc-check-cfg=cfg(simdcrypt_ctgrind)");
+    let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    let files: Vec<&str> = ASM
+        .iter()
+        .filter(|(a, _)| *a == arch)
+        .map(|(_, f)| *f)
+        .collect();
+    for f in ASM {
+        println!("cargo:rerun-if-changed=asm/{}", f.1);
+    }
+    if files.is_empty() {
+        return;
+    }
+    let mut b = cc::Build::new();
+    for f in &files {
+        b.file(format!("asm/{f}"));
+    }
+    b.compile("simdcrypt_asm");
+}

@@ -1,0 +1,626 @@
+//! CPU feature detection, the `SIMDCRYPT_DISABLE` mask, and feature tokens.
+//!
+//! # How a kernel is reached
+//!
+//! Each architecture module (`cpu/x86_64.rs`, `cpu/aarch64.rs`, `cpu/arm.rs`) holds one table of
+//! the features it can detect. A row gives the name users type in `SIMDCRYPT_DISABLE`, the
+//! `#[target_feature]` name it maps to, and the name `std` uses to detect it. Detection fills a
+//! [`Features`] bit set in the order of that table; nothing else in the crate names a CPUID bit.
+//!
+//! A *token* is a zero-sized type (`ShaNi`, `Avx2Bmi2`, …) whose only constructor is
+//! [`Features::get`], which hands one out when every feature the token lists was detected and
+//! not masked. Kernels are `#[target_feature]` functions that take their token as an argument,
+//! so they can only be called after detection proved the instructions exist. The unit test
+//! `target_features_match_tokens` reads the sources and checks that every
+//! `#[target_feature(enable = "...")]` string is exactly the set of target features of the
+//! token its function takes: the feature list of a backend is written once, in its token.
+//!
+//! # Masking
+//!
+//! `SIMDCRYPT_DISABLE=aes,sha,avx512f` (read once, at the first detection) removes features, the
+//! way `OPENSSL_ia32cap` does for OpenSSL. It can never add one. Unknown names print a warning
+//! on stderr and are ignored. In-process, [`Features::without`] does the same for one value,
+//! which is how tests and benches build every backend the machine has.
+
+use core::fmt;
+use core::sync::atomic::{AtomicU64, Ordering};
+
+use crate::Error;
+
+#[cfg(target_arch = "aarch64")]
+#[path = "cpu/aarch64.rs"]
+pub(crate) mod arch;
+#[cfg(target_arch = "arm")]
+#[path = "cpu/arm.rs"]
+pub(crate) mod arch;
+#[cfg(target_arch = "x86_64")]
+#[path = "cpu/x86_64.rs"]
+pub(crate) mod arch;
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm")))]
+#[path = "cpu/none.rs"]
+pub(crate) mod arch;
+
+/// One detectable CPU feature of the architecture this crate was built for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeatureInfo {
+    /// The name used by `SIMDCRYPT_DISABLE`, [`Features::without`] and reports.
+    pub name: &'static str,
+    /// The `#[target_feature]` name a kernel enables for it.
+    pub target_feature: &'static str,
+    /// The name `std::is_*_feature_detected!` knows it by, where it has one that means the same.
+    pub std_name: Option<&'static str>,
+    /// What it is, in a few words, for `simdcrypt-speed cpu`.
+    pub description: &'static str,
+}
+
+/// Feature names of the architectures this build is *not* for. `SIMDCRYPT_DISABLE` may list
+/// them (one setting can serve a fleet of mixed machines); they are ignored without a warning.
+const OTHER_ARCH_NAMES: &[&str] = &[
+    // x86_64
+    "sse2",
+    "ssse3",
+    "sse4.1",
+    "sse4.2",
+    "avx",
+    "avx2",
+    "bmi1",
+    "bmi2",
+    "adx",
+    "aes",
+    "pclmulqdq",
+    "sha",
+    "avx512f",
+    "avx512vl",
+    "avx512bw",
+    "avx512dq",
+    "avx512ifma",
+    "vaes",
+    "vpclmulqdq",
+    "gfni", // aarch64 and arm
+    "neon",
+    "asimd",
+    "pmull",
+    "sha1",
+    "sha2",
+    "sha3",
+    "sha512",
+];
+
+/// The feature table of this architecture, in bit order.
+pub fn table() -> &'static [FeatureInfo] {
+    arch::TABLE
+}
+
+/// The bit of `name` in this architecture's table. `const` so that token masks are computed
+/// (and misspellings rejected) at compile time.
+pub(crate) const fn bit_of(name: &[u8]) -> Option<u32> {
+    let t = arch::TABLE;
+    let mut i = 0;
+    while i < t.len() {
+        if bytes_eq(t[i].name.as_bytes(), name) {
+            return Some(i as u32);
+        }
+        i += 1;
+    }
+    None
+}
+
+const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The bit mask of a comma-separated list of feature names; a compile error (const panic)
+/// when a name is not in the table.
+pub(crate) const fn mask_of(list: &str) -> u64 {
+    let s = list.as_bytes();
+    let mut mask = 0u64;
+    let mut start = 0;
+    let mut i = 0;
+    while i <= s.len() {
+        if i == s.len() || s[i] == b',' {
+            let (_, rest) = s.split_at(start);
+            let (word, _) = rest.split_at(i - start);
+            match bit_of(word) {
+                Some(b) => mask |= 1 << b,
+                None => panic!("unknown CPU feature name in a token"),
+            }
+            start = i + 1;
+        }
+        i += 1;
+    }
+    mask
+}
+
+/// A zero-sized proof that some CPU features were detected (and not masked).
+///
+/// Only [`Features::get`] makes one. Kernels take their token by value; see the module docs.
+pub(crate) trait Token: Copy {
+    /// The feature names this token proves, comma-separated, as in the architecture table.
+    const FEATURES: &'static str;
+    /// `FEATURES` as a bit mask.
+    const MASK: u64 = mask_of(Self::FEATURES);
+    /// The feature that tells this backend apart from the next best one: the first listed.
+    /// Removing it is how [`backends`] walks down the dispatch order.
+    const KEY: u64 = {
+        let m = mask_of(Self::FEATURES);
+        let s = Self::FEATURES.as_bytes();
+        let mut i = 0;
+        while i < s.len() && s[i] != b',' {
+            i += 1;
+        }
+        let (first, _) = s.split_at(i);
+        match bit_of(first) {
+            Some(b) => (1 << b) & m,
+            None => 0,
+        }
+    };
+    /// Makes the token. Only `Features::get` may call this.
+    fn proven() -> Self;
+}
+
+/// Declares an architecture's token types, `Name = "feature,feature";` (names from its
+/// table), and `TOKEN_FEATURES`, the list the source test checks kernels against. Use it once
+/// per architecture.
+#[allow(unused_macros)]
+macro_rules! tokens {
+    ($( $(#[$doc:meta])* $name:ident = $features:literal; )*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Clone, Copy, Debug)]
+            pub(crate) struct $name(());
+            impl $crate::cpu::Token for $name {
+                const FEATURES: &'static str = $features;
+                fn proven() -> Self {
+                    $name(())
+                }
+            }
+        )*
+        /// Every token of this architecture with its features.
+        #[allow(dead_code)]
+        pub(crate) const TOKEN_FEATURES: &[(&str, &str)] = &[$((stringify!($name), $features)),*];
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use tokens;
+
+/// A set of CPU features: what was detected, less what was masked.
+///
+/// Values only ever lose features ([`Features::without`]); there is no way to add one that
+/// detection did not find, so a `Features` can never make a kernel run on a CPU without its
+/// instructions.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Features {
+    bits: u64,
+}
+
+/// Set once detection ran; the feature bits sit below it.
+const INIT: u64 = 1 << 63;
+static DETECTED: AtomicU64 = AtomicU64::new(0);
+static HARDWARE: AtomicU64 = AtomicU64::new(0);
+
+impl Features {
+    /// What this CPU has, less what `SIMDCRYPT_DISABLE` removes. Detection runs once per
+    /// process; later calls are one atomic load.
+    #[inline]
+    pub fn detect() -> Self {
+        let v = DETECTED.load(Ordering::Relaxed);
+        if v & INIT != 0 {
+            return Features { bits: v & !INIT };
+        }
+        Self::detect_slow()
+    }
+
+    #[cold]
+    fn detect_slow() -> Self {
+        let hw = Self::hardware().bits;
+        let masked = hw & !env_mask(true);
+        // Several threads may race here; they all compute the same value.
+        DETECTED.store(masked | INIT, Ordering::Relaxed);
+        Features { bits: masked }
+    }
+
+    /// What this CPU has, ignoring `SIMDCRYPT_DISABLE` (for reports such as
+    /// `simdcrypt-speed cpu`).
+    pub fn hardware() -> Self {
+        let v = HARDWARE.load(Ordering::Relaxed);
+        if v & INIT != 0 {
+            return Features { bits: v & !INIT };
+        }
+        let bits = arch::detect() & !INIT;
+        HARDWARE.store(bits | INIT, Ordering::Relaxed);
+        Features { bits }
+    }
+
+    /// No features at all: every primitive uses its portable kernel.
+    pub const fn none() -> Self {
+        Features { bits: 0 }
+    }
+
+    /// This set less the comma-separated feature names in `names` (e.g. `"aes,vaes"`).
+    ///
+    /// Names of other architectures' features are accepted and change nothing; a name no
+    /// architecture has is [`Error::UnknownFeature`].
+    pub fn without(self, names: &str) -> Result<Self, Error> {
+        match parse_names(names) {
+            Ok(m) => Ok(Features {
+                bits: self.bits & !m,
+            }),
+            Err(_) => Err(Error::UnknownFeature),
+        }
+    }
+
+    /// This set less every feature in `other`.
+    pub fn without_all(self, other: Features) -> Self {
+        Features {
+            bits: self.bits & !other.bits,
+        }
+    }
+
+    /// Whether `name` (a name from [`table`]) is in the set.
+    pub fn has(self, name: &str) -> bool {
+        match bit_of(name.as_bytes()) {
+            Some(b) => self.bits & (1 << b) != 0,
+            None => false,
+        }
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.bits == 0
+    }
+
+    /// The names in the set, in table order.
+    pub fn iter(self) -> impl Iterator<Item = &'static str> {
+        arch::TABLE
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| self.bits & (1 << i) != 0)
+            .map(|(_, f)| f.name)
+    }
+
+    /// The features `SIMDCRYPT_DISABLE` removes from this CPU's (empty without `std`).
+    pub fn masked_by_env() -> Self {
+        Features {
+            bits: Self::hardware().bits & env_mask(false),
+        }
+    }
+
+    /// The token `T` if every feature it needs is in the set.
+    #[inline]
+    pub(crate) fn get<T: Token>(self) -> Option<T> {
+        if self.bits & T::MASK == T::MASK {
+            Some(T::proven())
+        } else {
+            None
+        }
+    }
+
+    pub(crate) const fn from_bits(bits: u64) -> Self {
+        Features { bits }
+    }
+
+    pub(crate) const fn bits(self) -> u64 {
+        self.bits
+    }
+}
+
+impl fmt::Debug for Features {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+/// Comma-separated names, as in `SIMDCRYPT_DISABLE`.
+impl fmt::Display for Features {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, n) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            f.write_str(n)?;
+        }
+        Ok(())
+    }
+}
+
+/// What the process detected and did not mask: `Features::detect()`.
+pub fn features() -> Features {
+    Features::detect()
+}
+
+/// The mask of a comma-separated list; `Err(name)` for the first name no architecture knows.
+fn parse_names(list: &str) -> Result<u64, &str> {
+    let mut m = 0u64;
+    for raw in list.split(',') {
+        let name = raw.trim();
+        if name.is_empty() {
+            continue;
+        }
+        let lower = Lower::new(name);
+        let n = lower.as_str();
+        if let Some(b) = bit_of(n.as_bytes()) {
+            m |= 1 << b;
+        } else if let Some(alias) = arch::alias(n) {
+            m |= mask_of_runtime(alias);
+        } else if !OTHER_ARCH_NAMES.contains(&n) {
+            return Err(name);
+        }
+    }
+    Ok(m)
+}
+
+fn mask_of_runtime(list: &str) -> u64 {
+    list.split(',')
+        .filter_map(|n| bit_of(n.as_bytes()))
+        .fold(0, |m, b| m | (1 << b))
+}
+
+/// A short name folded to ASCII lower case without allocating.
+struct Lower {
+    buf: [u8; 32],
+    len: usize,
+    ok: bool,
+}
+
+impl Lower {
+    fn new(s: &str) -> Self {
+        let mut buf = [0u8; 32];
+        let ok = s.len() <= buf.len() && s.is_ascii();
+        let len = if ok { s.len() } else { 0 };
+        if ok {
+            for (d, c) in buf.iter_mut().zip(s.bytes()) {
+                *d = c.to_ascii_lowercase();
+            }
+        }
+        Lower { buf, len, ok }
+    }
+    fn as_str(&self) -> &str {
+        if self.ok {
+            // Lower-casing ASCII keeps it ASCII, hence UTF-8.
+            core::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+        } else {
+            "\u{fffd}"
+        }
+    }
+}
+
+/// The `SIMDCRYPT_DISABLE` mask. `warn` prints one line per unknown name (the first detection
+/// does this; later reports do not repeat it).
+#[cfg(feature = "std")]
+fn env_mask(warn: bool) -> u64 {
+    extern crate std;
+    let Some(val) = std::env::var_os("SIMDCRYPT_DISABLE") else {
+        return 0;
+    };
+    let Some(val) = val.to_str() else {
+        if warn {
+            std::eprintln!("simdcrypt: SIMDCRYPT_DISABLE is not valid UTF-8; ignored");
+        }
+        return 0;
+    };
+    let mut m = 0;
+    for name in val.split(',') {
+        match parse_names(name) {
+            Ok(b) => m |= b,
+            Err(bad) => {
+                if warn {
+                    let known: std::vec::Vec<&str> = arch::TABLE.iter().map(|f| f.name).collect();
+                    std::eprintln!(
+                        "simdcrypt: SIMDCRYPT_DISABLE: unknown CPU feature '{bad}' ignored \
+                         (known here: {})",
+                        known.join(",")
+                    );
+                }
+            }
+        }
+    }
+    m
+}
+
+#[cfg(not(feature = "std"))]
+fn env_mask(_warn: bool) -> u64 {
+    0
+}
+
+/// The dispatch of one primitive: the enum of its backends, each owning its token (and, for
+/// keyed primitives, its key schedule).
+pub(crate) trait Dispatch: Copy {
+    /// The backend `f` selects. This is the one place the choice is made.
+    fn select(f: Features) -> Self;
+    /// The backend's name as `backend()` reports it.
+    fn name(self) -> &'static str;
+    /// The key feature of the backend's token (0 for the portable one).
+    fn key(self) -> u64;
+}
+
+/// Every backend `D` can reach from `f`, best first, each with a feature set that selects it.
+pub(crate) fn backends<D: Dispatch>(f: Features) -> Backends<D> {
+    Backends {
+        next: Some(f),
+        _d: core::marker::PhantomData,
+    }
+}
+
+/// Iterator behind the `backends()` functions of each primitive.
+#[derive(Clone, Debug)]
+pub(crate) struct Backends<D> {
+    next: Option<Features>,
+    _d: core::marker::PhantomData<D>,
+}
+
+impl<D: Dispatch> Iterator for Backends<D> {
+    type Item = (&'static str, Features);
+    fn next(&mut self) -> Option<Self::Item> {
+        let f = self.next?;
+        let d = D::select(f);
+        let key = d.key();
+        self.next = if key == 0 {
+            None
+        } else {
+            Some(Features {
+                bits: f.bits & !key,
+            })
+        };
+        Some((d.name(), f))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use std::string::String;
+    use std::vec::Vec;
+
+    #[test]
+    fn table_names_are_unique_and_fit() {
+        let t = table();
+        assert!(t.len() < 63);
+        for (i, a) in t.iter().enumerate() {
+            assert_eq!(bit_of(a.name.as_bytes()), Some(i as u32));
+            assert_eq!(a.name, a.name.to_ascii_lowercase());
+        }
+    }
+
+    #[test]
+    fn without_only_removes() {
+        let f = Features::hardware();
+        for info in table() {
+            let g = f.without(info.name).unwrap();
+            assert!(!g.has(info.name));
+            assert_eq!(g.bits & !f.bits, 0);
+        }
+        assert_eq!(f.without("").unwrap(), f);
+        assert_eq!(f.without("no-such-feature"), Err(Error::UnknownFeature));
+        // Every architecture's names are accepted everywhere.
+        for n in OTHER_ARCH_NAMES {
+            assert!(f.without(n).is_ok(), "{n}");
+        }
+        assert_eq!(Features::none().without("aes").unwrap(), Features::none());
+    }
+
+    #[test]
+    fn display_round_trips() {
+        let f = Features::hardware();
+        let s: String = std::format!("{f}");
+        let back = Features::hardware().without_all(f);
+        assert!(back.is_empty());
+        let names: Vec<&str> = if s.is_empty() {
+            Vec::new()
+        } else {
+            s.split(',').collect()
+        };
+        assert_eq!(names, f.iter().collect::<Vec<_>>());
+    }
+
+    /// Our detection agrees with std's for every feature std also knows, so the table (the one
+    /// list shared by detection and `#[target_feature]`) names what the kernels enable.
+    #[test]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    fn detection_agrees_with_std() {
+        let hw = Features::hardware();
+        let mut checked = 0;
+        for info in table() {
+            let Some(std_name) = info.std_name else {
+                continue;
+            };
+            let ours = arch::std_detected(std_name, hw);
+            let theirs = arch::std_detect(std_name);
+            assert_eq!(ours, theirs, "feature {} (std: {std_name})", info.name);
+            checked += 1;
+        }
+        assert!(checked > 0);
+    }
+
+    /// Every `#[target_feature(enable = "...")]` in the sources enables exactly the target
+    /// features of the token its function takes (see the module docs).
+    #[test]
+    fn target_features_match_tokens() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+        let mut files = Vec::new();
+        collect_rs(std::path::Path::new(root), &mut files);
+        let mut seen = 0;
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                let t = line.trim_start();
+                let Some(rest) = t.strip_prefix("#[target_feature(enable = \"") else {
+                    continue;
+                };
+                let enabled: std::collections::BTreeSet<&str> =
+                    rest.split('"').next().unwrap().split(',').collect();
+                // The signature follows, up to the opening brace.
+                let after: String = text
+                    .lines()
+                    .skip(n + 1)
+                    .take(12)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let sig = after.split('{').next().unwrap();
+                let tok = arch::TOKEN_FEATURES
+                    .iter()
+                    .find(|(name, _)| {
+                        sig.contains(&std::format!(": {name},"))
+                            || sig.contains(&std::format!(": {name})"))
+                    })
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "{}:{}: a #[target_feature] fn must take its token",
+                            path.display(),
+                            n + 1
+                        )
+                    });
+                let want: std::collections::BTreeSet<&str> = tok
+                    .1
+                    .split(',')
+                    .map(|f| table()[bit_of(f.as_bytes()).unwrap() as usize].target_feature)
+                    .collect();
+                assert_eq!(
+                    enabled,
+                    want,
+                    "{}:{}: token {}",
+                    path.display(),
+                    n + 1,
+                    tok.0
+                );
+                seen += 1;
+            }
+        }
+        // x86_64 and aarch64 have intrinsic kernels; 32-bit arm uses assembly only.
+        if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+            assert!(
+                seen > 0,
+                "no #[target_feature] functions found under {root}"
+            );
+        }
+    }
+
+    fn collect_rs(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                collect_rs(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+
+    #[test]
+    fn token_masks() {
+        for (name, feats) in arch::TOKEN_FEATURES {
+            let m = mask_of_runtime(feats);
+            assert_eq!(m.count_ones() as usize, feats.split(',').count(), "{name}");
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! `kernels()`: which kernel each primitive would use now.
+
+use crate::cpu::Features;
+use crate::sha;
+
+/// One primitive and the kernel it would use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kernel {
+    /// The primitive, as `openssl speed` spells it (`sha256`, `aes-128-gcm`, …).
+    pub primitive: &'static str,
+    /// The backend name its objects report through `backend()`.
+    pub backend: &'static str,
+}
+
+/// For each implemented primitive, the kernel that a new object would use now (with this
+/// CPU and `SIMDCRYPT_DISABLE`).
+pub fn kernels() -> impl Iterator<Item = Kernel> {
+    kernels_with(Features::detect())
+}
+
+/// Like [`kernels`], for a given feature set.
+pub fn kernels_with(f: Features) -> impl Iterator<Item = Kernel> {
+    let list = [
+        ("sha1", sha::Sha1::backend_for(f)),
+        ("sha224", sha::Sha224::backend_for(f)),
+        ("sha256", sha::Sha256::backend_for(f)),
+        ("sha384", sha::Sha384::backend_for(f)),
+        ("sha512", sha::Sha512::backend_for(f)),
+        ("sha512-224", sha::Sha512_224::backend_for(f)),
+        ("sha512-256", sha::Sha512_256::backend_for(f)),
+    ];
+    list.into_iter()
+        .map(|(primitive, backend)| Kernel { primitive, backend })
+}

@@ -1,0 +1,292 @@
+//! SHA-1 and the SHA-2 family (FIPS 180-4).
+//!
+//! Each hasher picks its compression kernel once, in [`Sha256::new`] (or `new_with`), and keeps
+//! it in an enum; `update` matches on it once per call, never per block. The buffering and
+//! padding (FIPS 180-4 §5.1) are written once, in `Engine`, for all seven hashes.
+//!
+//! | hash | portable | x86_64 | aarch64 | armv7 |
+//! |---|---|---|---|---|
+//! | SHA-1 | 32-bit words | SHA-NI | ARMv8 SHA1 | AArch32 SHA1 |
+//! | SHA-224/256 | 32-bit words | SHA-NI, AVX2 | ARMv8 SHA2 | AArch32 SHA2 |
+//! | SHA-384/512, /224, /256 | 64-bit words | AVX2 | ARMv8.2 SHA512 | NEON |
+//!
+//! SHA-1 is broken for collision resistance; it is here for HMAC-SHA1, legacy protocols and
+//! benchmarks.
+//!
+//! ```
+//! use simdcrypt::sha::{Sha1, Sha512};
+//!
+//! let mut h = Sha512::new();
+//! h.update(b"The quick brown fox ");
+//! h.update(b"jumps over the lazy dog");
+//! assert_eq!(h.finalize(), Sha512::digest(b"The quick brown fox jumps over the lazy dog"));
+//! assert_eq!(Sha1::digest(b"")[..4], [0xda, 0x39, 0xa3, 0xee]);
+//! ```
+
+use crate::cpu::{self, Dispatch, Features};
+use crate::wipe::{Zeroable, wipe};
+
+mod sha1;
+mod sha256;
+mod sha512;
+
+/// A compression function dispatch: the backend enum of one hash family.
+pub(crate) trait Compress: Dispatch {
+    /// The chaining state.
+    type State: Copy + Zeroable;
+    /// Compresses `blocks` (a whole number of blocks) into `state`.
+    fn compress(self, state: &mut Self::State, blocks: &[u8]);
+}
+
+/// Buffering and padding for a Merkle–Damgård hash with `BL`-byte blocks.
+#[derive(Clone)]
+struct Engine<B: Compress, const BL: usize> {
+    state: B::State,
+    buf: [u8; BL],
+    buf_len: usize,
+    /// Bytes hashed so far; the padding encodes it in bits, modulo 2^64 or 2^128 as the
+    /// standard says.
+    len: u128,
+    backend: B,
+}
+
+impl<B: Compress, const BL: usize> Engine<B, BL> {
+    #[inline]
+    fn new(backend: B, iv: B::State) -> Self {
+        Engine {
+            state: iv,
+            buf: [0; BL],
+            buf_len: 0,
+            len: 0,
+            backend,
+        }
+    }
+
+    #[inline]
+    fn update(&mut self, mut data: &[u8]) {
+        self.len = self.len.wrapping_add(data.len() as u128);
+        if self.buf_len > 0 {
+            let take = (BL - self.buf_len).min(data.len());
+            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
+            self.buf_len += take;
+            data = &data[take..];
+            if self.buf_len < BL {
+                return;
+            }
+            self.backend.compress(&mut self.state, &self.buf);
+            self.buf_len = 0;
+        }
+        let whole = data.len() - data.len() % BL;
+        if whole > 0 {
+            self.backend.compress(&mut self.state, &data[..whole]);
+        }
+        let rest = &data[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.buf_len = rest.len();
+    }
+
+    /// Pads (FIPS 180-4 §5.1.1/§5.1.2: 0x80, zeros, the bit length big-endian in the last
+    /// 8 or 16 bytes) and returns the final state.
+    #[inline]
+    fn finish(&mut self) -> B::State {
+        let len_bytes = BL / 8; // 8 for 64-byte blocks, 16 for 128-byte blocks
+        let bits = self.len.wrapping_mul(8);
+        let mut tail = [0u8; 256];
+        let n = self.buf_len;
+        tail[..n].copy_from_slice(&self.buf[..n]);
+        tail[n] = 0x80;
+        let total = if n + 1 + len_bytes <= BL { BL } else { 2 * BL };
+        let be = bits.to_be_bytes();
+        tail[total - len_bytes..total].copy_from_slice(&be[16 - len_bytes..]);
+        self.backend.compress(&mut self.state, &tail[..total]);
+        crate::wipe::wipe(&mut tail);
+        self.state
+    }
+}
+
+impl<B: Compress, const BL: usize> Drop for Engine<B, BL> {
+    fn drop(&mut self) {
+        wipe(&mut self.state);
+        wipe(&mut self.buf);
+    }
+}
+
+/// Words to big-endian bytes, truncated to `out`.
+trait WordsBe {
+    fn write_be(&self, out: &mut [u8]);
+}
+impl<const N: usize> WordsBe for [u32; N] {
+    fn write_be(&self, out: &mut [u8]) {
+        for (c, w) in out.chunks_mut(4).zip(self) {
+            c.copy_from_slice(&w.to_be_bytes()[..c.len()]);
+        }
+    }
+}
+impl<const N: usize> WordsBe for [u64; N] {
+    fn write_be(&self, out: &mut [u8]) {
+        for (c, w) in out.chunks_mut(8).zip(self) {
+            c.copy_from_slice(&w.to_be_bytes()[..c.len()]);
+        }
+    }
+}
+
+/// A hash function, for code generic over the hash (HMAC, HKDF, tests).
+pub trait Digest: Clone {
+    /// Input block size in bytes.
+    const BLOCK_LEN: usize;
+    /// Digest size in bytes.
+    const OUTPUT_LEN: usize;
+    /// The digest, `[u8; OUTPUT_LEN]`.
+    type Output: AsRef<[u8]> + AsMut<[u8]> + Copy + core::fmt::Debug + PartialEq + Eq;
+    /// A hasher with the best kernel for `features`.
+    fn new_with(features: Features) -> Self;
+    /// Absorbs `data`.
+    fn update(&mut self, data: &[u8]);
+    /// The digest.
+    fn finalize(self) -> Self::Output;
+    /// The kernel this hasher uses.
+    fn backend(&self) -> &'static str;
+}
+
+macro_rules! hasher {
+    (
+        $(#[$doc:meta])*
+        $name:ident, $family:ident, $block:literal, $out:literal, $iv:expr, $example:literal
+    ) => {
+        $(#[$doc])*
+        ///
+        /// The kernel is chosen once, when the hasher is made; see [`backend`](Self::backend).
+        ///
+        /// ```
+        #[doc = concat!("use simdcrypt::sha::", stringify!($name), ";")]
+        ///
+        #[doc = concat!("let mut h = ", stringify!($name), "::new();")]
+        /// h.update(b"ab");
+        /// h.update(b"c");
+        /// let d = h.finalize();
+        #[doc = concat!("assert_eq!(d, ", stringify!($name), "::digest(b\"abc\"));")]
+        #[doc = concat!("assert_eq!(d[..4], ", $example, ");")]
+        /// ```
+        #[derive(Clone)]
+        pub struct $name(Engine<$family::Backend, $block>);
+
+        impl $name {
+            /// Digest size in bytes.
+            pub const OUTPUT_LEN: usize = $out;
+            /// Block size in bytes.
+            pub const BLOCK_LEN: usize = $block;
+
+            /// A hasher using the best kernel this CPU has (less `SIMDCRYPT_DISABLE`).
+            #[inline]
+            pub fn new() -> Self {
+                Self::new_with(Features::detect())
+            }
+
+            /// A hasher using the best kernel within `features`.
+            #[inline]
+            pub fn new_with(features: Features) -> Self {
+                $name(Engine::new($family::Backend::select(features), $iv))
+            }
+
+            /// Absorbs `data`. Any split of a message gives the same digest.
+            #[inline]
+            pub fn update(&mut self, data: &[u8]) {
+                self.0.update(data)
+            }
+
+            /// The digest of everything absorbed.
+            #[inline]
+            pub fn finalize(mut self) -> [u8; $out] {
+                let state = self.0.finish();
+                let mut out = [0u8; $out];
+                state.write_be(&mut out);
+                out
+            }
+
+            /// The digest of `data`, in one call.
+            #[inline]
+            pub fn digest(data: &[u8]) -> [u8; $out] {
+                let mut h = Self::new();
+                h.update(data);
+                h.finalize()
+            }
+
+            /// The kernel this hasher uses (`"sha-ni"`, `"avx2"`, `"armv8-ce"`, `"soft"`, …).
+            pub fn backend(&self) -> &'static str {
+                self.0.backend.name()
+            }
+
+            /// The kernel a hasher made with `features` would use.
+            pub fn backend_for(features: Features) -> &'static str {
+                $family::Backend::select(features).name()
+            }
+
+            /// Every kernel reachable from `features`, best first, each with a feature set
+            /// that selects it (pass it to [`new_with`](Self::new_with)). The last is `soft`.
+            pub fn backends(
+                features: Features,
+            ) -> impl Iterator<Item = (&'static str, Features)> + Clone {
+                cpu::backends::<$family::Backend>(features)
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name)).field("backend", &self.backend()).finish_non_exhaustive()
+            }
+        }
+
+        impl Digest for $name {
+            const BLOCK_LEN: usize = $block;
+            const OUTPUT_LEN: usize = $out;
+            type Output = [u8; $out];
+            fn new_with(features: Features) -> Self {
+                $name::new_with(features)
+            }
+            fn update(&mut self, data: &[u8]) {
+                $name::update(self, data)
+            }
+            fn finalize(self) -> [u8; $out] {
+                $name::finalize(self)
+            }
+            fn backend(&self) -> &'static str {
+                $name::backend(self)
+            }
+        }
+    };
+}
+
+hasher!(
+    /// SHA-1 (FIPS 180-4 §6.1). Collision attacks exist; use it only where a protocol demands it.
+    Sha1, sha1, 64, 20, sha1::IV, "[0xa9, 0x99, 0x3e, 0x36]"
+);
+hasher!(
+    /// SHA-224 (FIPS 180-4 §6.3).
+    Sha224, sha256, 64, 28, sha256::IV224, "[0x23, 0x09, 0x7d, 0x22]"
+);
+hasher!(
+    /// SHA-256 (FIPS 180-4 §6.2).
+    Sha256, sha256, 64, 32, sha256::IV256, "[0xba, 0x78, 0x16, 0xbf]"
+);
+hasher!(
+    /// SHA-384 (FIPS 180-4 §6.5).
+    Sha384, sha512, 128, 48, sha512::IV384, "[0xcb, 0x00, 0x75, 0x3f]"
+);
+hasher!(
+    /// SHA-512 (FIPS 180-4 §6.4).
+    Sha512, sha512, 128, 64, sha512::IV512, "[0xdd, 0xaf, 0x35, 0xa1]"
+);
+hasher!(
+    /// SHA-512/224 (FIPS 180-4 §6.6).
+    Sha512_224, sha512, 128, 28, sha512::IV512_224, "[0x46, 0x34, 0x27, 0x0f]"
+);
+hasher!(
+    /// SHA-512/256 (FIPS 180-4 §6.7).
+    Sha512_256, sha512, 128, 32, sha512::IV512_256, "[0x53, 0x04, 0x8e, 0x26]"
+);
