@@ -6,7 +6,16 @@
 //! in its Rust wrapper.
 
 /// (target_arch, path under asm/)
-const ASM: &[(&str, &str)] = &[];
+const ASM: &[(&str, &str)] = &[
+    // ABI test harness (test-only code; see src/abi_test.rs).
+    ("x86_64", "x86_64/abi_test.S"),
+    ("aarch64", "aarch64/abi_test.S"),
+    ("arm", "arm/abi_test.S"),
+    // armv7 SHA kernels (src/sha/*/arm.rs).
+    ("arm", "arm/sha1_armv8.S"),
+    ("arm", "arm/sha256_armv8.S"),
+    ("arm", "arm/sha512_neon.S"),
+];
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");

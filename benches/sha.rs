@@ -1,6 +1,8 @@
 //! SHA kernels: every hash × every backend this machine has × message sizes.
 //!
 //! `cargo bench --bench sha` (add `-- sha256` to filter). Throughput is reported in bytes.
+// criterion's macros generate public functions without docs.
+#![allow(missing_docs)]
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use simdcrypt::cpu::Features;

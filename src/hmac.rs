@@ -14,7 +14,7 @@
 use crate::Error;
 use crate::cpu::Features;
 use crate::sha::Digest;
-use crate::wipe::wipe;
+use crate::wipe::{wipe, wipe_slice};
 
 /// The largest block of the hashes in this crate (SHA-384/512).
 const MAX_BLOCK: usize = 128;
@@ -41,7 +41,7 @@ impl<H: Digest> Hmac<H> {
             h.update(key);
             let mut d = h.finalize();
             k[..H::OUTPUT_LEN].copy_from_slice(d.as_ref());
-            wipe_bytes(d.as_mut());
+            wipe_slice(d.as_mut());
         } else {
             k[..key.len()].copy_from_slice(key);
         }
@@ -71,7 +71,7 @@ impl<H: Digest> Hmac<H> {
         let Hmac { inner, mut outer } = self;
         let mut d = inner.finalize();
         outer.update(d.as_ref());
-        wipe_bytes(d.as_mut());
+        wipe_slice(d.as_mut());
         outer.finalize()
     }
 
@@ -80,7 +80,7 @@ impl<H: Digest> Hmac<H> {
     pub fn verify(self, tag: &[u8]) -> Result<(), Error> {
         let mut d = self.finalize();
         let ok = crate::ct::eq(d.as_ref(), tag);
-        wipe_bytes(d.as_mut());
+        wipe_slice(d.as_mut());
         if ok {
             Ok(())
         } else {
@@ -107,8 +107,4 @@ impl<H: Digest> core::fmt::Debug for Hmac<H> {
             .field("backend", &self.backend())
             .finish_non_exhaustive()
     }
-}
-
-fn wipe_bytes(b: &mut [u8]) {
-    crate::wipe::wipe_slice(b);
 }

@@ -47,6 +47,8 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(test)]
+mod abi_test;
 pub mod cpu;
 mod ct;
 mod error;
@@ -58,3 +60,9 @@ mod wipe;
 
 pub use error::Error;
 pub use kernels::{Kernel, kernels, kernels_with};
+
+/// Valgrind client requests for the constant-time test `tests/ct.rs`. Present only in builds
+/// with `--cfg simdcrypt_ctgrind`; not part of the API.
+#[cfg(simdcrypt_ctgrind)]
+#[doc(hidden)]
+pub use ct::valgrind as __ctgrind;

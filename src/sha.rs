@@ -87,24 +87,32 @@ impl<B: Compress, const BL: usize> Engine<B, BL> {
 
     /// Pads (FIPS 180-4 §5.1.1/§5.1.2: 0x80, zeros, the bit length big-endian in the last
     /// 8 or 16 bytes) and returns the final state.
+    ///
+    /// The padding is written into `buf` itself (one or two blocks, compressed one at a
+    /// time), so no second buffer is filled, copied and wiped: on short messages that copying
+    /// and wiping cost more than the compression.
     #[inline]
     fn finish(&mut self) -> B::State {
         let len_bytes = BL / 8; // 8 for 64-byte blocks, 16 for 128-byte blocks
         let bits = self.len.wrapping_mul(8);
-        let mut tail = [0u8; 256];
         let n = self.buf_len;
-        tail[..n].copy_from_slice(&self.buf[..n]);
-        tail[n] = 0x80;
-        let total = if n + 1 + len_bytes <= BL { BL } else { 2 * BL };
+        // `update` leaves `buf_len < BL`.
+        self.buf[n] = 0x80;
+        self.buf[n + 1..].fill(0);
+        if n + 1 + len_bytes > BL {
+            // No room for the length: it goes in a second, otherwise zero block.
+            self.backend.compress(&mut self.state, &self.buf);
+            self.buf.fill(0);
+        }
         let be = bits.to_be_bytes();
-        tail[total - len_bytes..total].copy_from_slice(&be[16 - len_bytes..]);
-        self.backend.compress(&mut self.state, &tail[..total]);
-        crate::wipe::wipe(&mut tail);
+        self.buf[BL - len_bytes..].copy_from_slice(&be[16 - len_bytes..]);
+        self.backend.compress(&mut self.state, &self.buf);
         self.state
     }
 }
 
 impl<B: Compress, const BL: usize> Drop for Engine<B, BL> {
+    #[inline]
     fn drop(&mut self) {
         wipe(&mut self.state);
         wipe(&mut self.buf);

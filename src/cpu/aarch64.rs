@@ -5,7 +5,7 @@
 //! covers SHA-1 and SHA-256, `sha3` covers SHA-3 and SHA-512. The table keeps the hwcaps
 //! apart (a user can mask `pmull` alone) and maps each to the target feature a kernel enables.
 
-use super::{FeatureInfo, Features};
+use super::FeatureInfo;
 
 const fn f(
     name: &'static str,
@@ -124,7 +124,7 @@ pub(crate) fn std_detect(name: &str) -> bool {
 /// Our answer for a std feature name: std's `sha2` is SHA-1 and SHA-256 together, its `sha3`
 /// is SHA-3 and SHA-512 together, its `aes` is AES and PMULL together.
 #[cfg(test)]
-pub(crate) fn std_detected(std_name: &str, f: Features) -> bool {
+pub(crate) fn std_detected(std_name: &str, f: super::Features) -> bool {
     match std_name {
         "sha2" => f.has("sha1") && f.has("sha2"),
         "sha3" => f.has("sha3") && f.has("sha512"),

@@ -1,8 +1,18 @@
 //! SHA-1 compression dispatch.
 
+#[cfg(target_arch = "aarch64")]
+use crate::cpu::arch::Sha1Ce;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::arch::ShaNi;
 use crate::cpu::{Dispatch, Features};
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64_ce;
+#[cfg(target_arch = "arm")]
+mod arm;
 mod soft;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_shani;
 
 /// FIPS 180-4 §5.3.1.
 pub(super) const IV: [u32; 5] = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0];
@@ -10,23 +20,53 @@ pub(super) const IV: [u32; 5] = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476,
 /// The SHA-1 kernels, best first.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Backend {
+    #[cfg(target_arch = "x86_64")]
+    ShaNi(ShaNi),
+    #[cfg(target_arch = "arm")]
+    ArmCe(crate::cpu::arch::ArmSha1),
+    #[cfg(target_arch = "aarch64")]
+    Ce(Sha1Ce),
     Soft,
 }
 
 impl Dispatch for Backend {
     fn select(f: Features) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = f.get::<ShaNi>() {
+            return Backend::ShaNi(t);
+        }
+        #[cfg(target_arch = "arm")]
+        if let Some(t) = f.get::<crate::cpu::arch::ArmSha1>() {
+            return Backend::ArmCe(t);
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = f.get::<Sha1Ce>() {
+            return Backend::Ce(t);
+        }
         let _ = f;
         Backend::Soft
     }
 
     fn name(self) -> &'static str {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::ShaNi(_) => "sha-ni",
+            #[cfg(target_arch = "arm")]
+            Backend::ArmCe(_) => "armv7-ce",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Ce(_) => "armv8-ce",
             Backend::Soft => "soft",
         }
     }
 
     fn key(self) -> u64 {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::ShaNi(_) => <ShaNi as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "arm")]
+            Backend::ArmCe(_) => <crate::cpu::arch::ArmSha1 as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "aarch64")]
+            Backend::Ce(_) => <Sha1Ce as crate::cpu::Token>::KEY,
             Backend::Soft => 0,
         }
     }
@@ -39,6 +79,12 @@ impl super::Compress for Backend {
     fn compress(self, state: &mut [u32; 5], blocks: &[u8]) {
         debug_assert_eq!(blocks.len() % 64, 0);
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::ShaNi(t) => x86_64_shani::compress(t, state, blocks),
+            #[cfg(target_arch = "arm")]
+            Backend::ArmCe(t) => arm::compress(t, state, blocks),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Ce(t) => aarch64_ce::compress(t, state, blocks),
             Backend::Soft => soft::compress(state, blocks),
         }
     }

@@ -8,7 +8,15 @@ use crate::cpu::arch::Sha256Ce;
 use crate::cpu::arch::{Avx2Bmi2, ShaNi};
 use crate::cpu::{Dispatch, Features};
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64_ce;
+#[cfg(target_arch = "arm")]
+mod arm;
 mod soft;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_shani;
 
 /// FIPS 180-4 §5.3.3.
 pub(super) const IV256: [u32; 8] = [
@@ -35,23 +43,63 @@ pub(crate) const K: [u32; 64] = [
 /// The SHA-256 kernels, best first.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Backend {
+    #[cfg(target_arch = "x86_64")]
+    ShaNi(ShaNi),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Avx2Bmi2),
+    #[cfg(target_arch = "arm")]
+    ArmCe(ArmSha2),
+    #[cfg(target_arch = "aarch64")]
+    Ce(Sha256Ce),
     Soft,
 }
 
 impl Dispatch for Backend {
     fn select(f: Features) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = f.get::<ShaNi>() {
+            return Backend::ShaNi(t);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = f.get::<Avx2Bmi2>() {
+            return Backend::Avx2(t);
+        }
+        #[cfg(target_arch = "arm")]
+        if let Some(t) = f.get::<ArmSha2>() {
+            return Backend::ArmCe(t);
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = f.get::<Sha256Ce>() {
+            return Backend::Ce(t);
+        }
         let _ = f;
         Backend::Soft
     }
 
     fn name(self) -> &'static str {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::ShaNi(_) => "sha-ni",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => "avx2",
+            #[cfg(target_arch = "arm")]
+            Backend::ArmCe(_) => "armv7-ce",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Ce(_) => "armv8-ce",
             Backend::Soft => "soft",
         }
     }
 
     fn key(self) -> u64 {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::ShaNi(_) => <ShaNi as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => <Avx2Bmi2 as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "arm")]
+            Backend::ArmCe(_) => <ArmSha2 as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "aarch64")]
+            Backend::Ce(_) => <Sha256Ce as crate::cpu::Token>::KEY,
             Backend::Soft => 0,
         }
     }
@@ -64,6 +112,14 @@ impl super::Compress for Backend {
     fn compress(self, state: &mut [u32; 8], blocks: &[u8]) {
         debug_assert_eq!(blocks.len() % 64, 0);
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::ShaNi(t) => x86_64_shani::compress(t, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(t) => x86_64_avx2::compress(t, state, blocks),
+            #[cfg(target_arch = "arm")]
+            Backend::ArmCe(t) => arm::compress(t, state, blocks),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Ce(t) => aarch64_ce::compress(t, state, blocks),
             Backend::Soft => soft::compress(state, blocks),
         }
     }

@@ -1,8 +1,18 @@
 //! SHA-512 compression dispatch (SHA-384, SHA-512/224 and SHA-512/256 share it with other IVs).
 
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::arch::Avx2Bmi2;
+#[cfg(target_arch = "aarch64")]
+use crate::cpu::arch::Sha512Ce;
 use crate::cpu::{Dispatch, Features};
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64_ce;
+#[cfg(target_arch = "arm")]
+mod arm;
 mod soft;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_avx2;
 
 /// FIPS 180-4 §5.3.5.
 pub(super) const IV512: [u64; 8] = [
@@ -137,23 +147,53 @@ pub(crate) const K: [u64; 80] = [
 /// The SHA-512 kernels, best first.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Backend {
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Avx2Bmi2),
+    #[cfg(target_arch = "arm")]
+    ArmNeon(crate::cpu::arch::ArmNeon),
+    #[cfg(target_arch = "aarch64")]
+    Ce(Sha512Ce),
     Soft,
 }
 
 impl Dispatch for Backend {
     fn select(f: Features) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = f.get::<Avx2Bmi2>() {
+            return Backend::Avx2(t);
+        }
+        #[cfg(target_arch = "arm")]
+        if let Some(t) = f.get::<crate::cpu::arch::ArmNeon>() {
+            return Backend::ArmNeon(t);
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = f.get::<Sha512Ce>() {
+            return Backend::Ce(t);
+        }
         let _ = f;
         Backend::Soft
     }
 
     fn name(self) -> &'static str {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => "avx2",
+            #[cfg(target_arch = "arm")]
+            Backend::ArmNeon(_) => "armv7-neon",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Ce(_) => "armv8.2-sha512",
             Backend::Soft => "soft",
         }
     }
 
     fn key(self) -> u64 {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => <Avx2Bmi2 as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "arm")]
+            Backend::ArmNeon(_) => <crate::cpu::arch::ArmNeon as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "aarch64")]
+            Backend::Ce(_) => <Sha512Ce as crate::cpu::Token>::KEY,
             Backend::Soft => 0,
         }
     }
@@ -166,6 +206,12 @@ impl super::Compress for Backend {
     fn compress(self, state: &mut [u64; 8], blocks: &[u8]) {
         debug_assert_eq!(blocks.len() % 128, 0);
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(t) => x86_64_avx2::compress(t, state, blocks),
+            #[cfg(target_arch = "arm")]
+            Backend::ArmNeon(t) => arm::compress(t, state, blocks),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Ce(t) => aarch64_ce::compress(t, state, blocks),
             Backend::Soft => soft::compress(state, blocks),
         }
     }

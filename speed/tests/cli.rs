@@ -1,0 +1,545 @@
+//! The `simdcrypt-speed` binary end to end, with tiny `-seconds` so the suite stays fast.
+//! No assertion is about speed (the machine is shared and noisy): only about what is printed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use simdcrypt::cpu::Features;
+use simdcrypt::sha::{Sha1, Sha256, Sha512};
+
+const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt-speed");
+
+fn run(args: &[&str]) -> Output {
+    cmd(args).output().expect("run simdcrypt-speed")
+}
+
+fn cmd(args: &[&str]) -> Command {
+    let mut c = Command::new(BIN);
+    c.args(args).env_remove("SIMDCRYPT_DISABLE");
+    c
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh directory under the target dir for this test's files.
+fn scratch(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("speed-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The names `--list` prints, and which are implemented.
+fn algorithms() -> Vec<(String, bool)> {
+    let out = run(&["--list"]);
+    assert!(out.status.success());
+    text(&out.stdout)
+        .lines()
+        .map(|l| {
+            let name = l.split_whitespace().next().unwrap().to_string();
+            (name, !l.contains("not implemented"))
+        })
+        .collect()
+}
+
+/// Table rows (after the "type" header) as whitespace-split fields.
+fn rows(stdout: &str) -> Vec<Vec<String>> {
+    stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("type"))
+        .skip(1)
+        .take_while(|l| !l.is_empty() && !l.starts_with("Note:") && !l.starts_with("Cycles"))
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect()
+}
+
+fn is_figure(s: &str) -> bool {
+    s.strip_suffix('k')
+        .and_then(|v| v.parse::<f64>().ok())
+        .is_some_and(|v| v.is_finite() && v > 0.0)
+}
+
+#[test]
+fn help_lists_options_and_algorithms() {
+    for flag in ["-h", "-help", "--help"] {
+        let out = run(&[flag]);
+        assert_eq!(out.status.code(), Some(0), "{flag}");
+        let s = text(&out.stdout);
+        for opt in [
+            "-evp", "-seconds", "-bytes", "-multi", "-elapsed", "-compare", "-cycles", "-json",
+            "-plot", "-backend",
+        ] {
+            assert!(s.contains(opt), "{flag}: {opt} missing from\n{s}");
+        }
+        assert!(s.contains("sha256") && s.contains("aes-128-gcm") && s.contains("hmac-sha256"));
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_with_the_valid_choices() {
+    for args in [
+        &["-frobnicate"][..],
+        &["--frobnicate"],
+        &["--seconds=1", "-x"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let e = text(&out.stderr);
+        assert!(e.contains("unknown option"), "{e}");
+        assert!(e.contains("-seconds N") && e.contains("-evp ALG"), "{e}");
+        assert!(out.stdout.is_empty());
+    }
+    for args in [&["-evp", "rot13"][..], &["rot13"], &["-hmac", "md4"]] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let e = text(&out.stderr);
+        assert!(e.contains("unknown algorithm"), "{e}");
+        for (name, _) in algorithms() {
+            assert!(e.contains(&name), "{name} not listed in\n{e}");
+        }
+    }
+    for args in [
+        &["-seconds"][..],
+        &["-seconds", "0"],
+        &["-bytes", "many"],
+        &["-multi", "0"],
+        &["--elapsed=yes"],
+        &["cpu", "-compare"],
+    ] {
+        let out = run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn openssl_and_gnu_forms_give_the_same_table() {
+    let a = run(&["-evp", "sha256", "-seconds", "0.005", "-bytes", "64"]);
+    let b = run(&["--evp=sha256", "--seconds", "0.005", "--bytes=64"]);
+    let c = run(&["SHA256", "--seconds=0.005", "-bytes", "64"]);
+    for out in [&a, &b, &c] {
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let r = rows(&text(&out.stdout));
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0][0], "sha256");
+        assert!(is_figure(&r[0][1]), "{r:?}");
+        assert_eq!(r[0][2], Sha256::backend_for(Features::hardware()));
+    }
+    assert!(text(&a.stdout).contains("64 bytes"));
+}
+
+/// `-seconds` with a short value still yields a row for every algorithm: six figures and the
+/// kernel for what simdcrypt implements, "not implemented" for the rest; stdout holds only
+/// the report, progress goes to stderr.
+#[test]
+fn short_seconds_give_a_full_table() {
+    let out = run(&["-seconds", "0.002"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("The 'numbers' are in 1000s of bytes per second processed."));
+    let header = stdout.lines().find(|l| l.starts_with("type")).unwrap();
+    for n in [16, 64, 256, 1024, 8192, 16384] {
+        assert!(header.contains(&format!("{n} bytes")), "{header}");
+    }
+    let r = rows(&stdout);
+    let algs = algorithms();
+    assert_eq!(r.len(), algs.len(), "{stdout}");
+    let f = Features::hardware();
+    for (row, (name, implemented)) in r.iter().zip(&algs) {
+        assert_eq!(&row[0], name);
+        if *implemented {
+            assert_eq!(row.len(), 8, "{row:?}");
+            assert!(row[1..7].iter().all(|v| is_figure(v)), "{row:?}");
+            let want = match name.as_str() {
+                "sha1" | "hmac-sha1" => Sha1::backend_for(f),
+                "sha256" | "hmac-sha256" => Sha256::backend_for(f),
+                "sha512" | "hmac-sha512" => Sha512::backend_for(f),
+                _ => row[7].as_str(),
+            };
+            assert_eq!(row[7], want, "{row:?}");
+        } else {
+            assert_eq!(row[1..].join(" "), "not implemented in simdcrypt yet");
+        }
+    }
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("sha256, 16384 bytes"), "{stderr}");
+    assert!(
+        !stdout.contains("16384 bytes:"),
+        "progress leaked into stdout"
+    );
+}
+
+fn check_figure(r: &Value, threads: u64) {
+    for key in [
+        "algorithm",
+        "implementation",
+        "kernel",
+        "cpu_model",
+        "features",
+        "timing",
+    ] {
+        assert!(r[key].is_string(), "{key} in {r}");
+    }
+    assert!(!r["cpu_model"].as_str().unwrap().is_empty());
+    assert!(r["size"].is_u64(), "{r}");
+    assert!(r["bytes_per_second"].as_f64().unwrap() > 0.0, "{r}");
+    assert!(r["seconds"].as_f64().unwrap() > 0.0, "{r}");
+    assert_eq!(r["threads"].as_u64(), Some(threads), "{r}");
+}
+
+#[test]
+fn json_has_every_figure_with_its_context() {
+    let dir = scratch("json");
+    let path = dir.join("out.json");
+    let empty = scratch("json-path");
+    let out = cmd(&[
+        "-evp",
+        "sha256",
+        "-evp",
+        "aes-128-gcm",
+        "-bytes",
+        "256",
+        "-seconds",
+        "0.005",
+        "-multi",
+        "2",
+        "--compare",
+        "--json",
+        path.to_str().unwrap(),
+    ])
+    .env("PATH", &empty)
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(v["tool"], "simdcrypt-speed");
+    assert_eq!(v["settings"]["threads"], 2);
+    assert_eq!(v["cpu"]["features"], Features::hardware().to_string());
+    let results = v["results"].as_array().unwrap();
+    let mut seen = Vec::new();
+    for r in results {
+        check_figure(r, 2);
+        assert_eq!(r["size"], 256);
+        assert_eq!(r["features"], Features::hardware().to_string());
+        seen.push(format!(
+            "{} {}",
+            r["algorithm"].as_str().unwrap(),
+            r["implementation"].as_str().unwrap()
+        ));
+        if r["implementation"] == "simdcrypt" {
+            assert_eq!(r["kernel"], Sha256::backend_for(Features::hardware()));
+            assert!(r["operations"].as_u64().unwrap() > 0);
+        }
+    }
+    for want in [
+        "sha256 simdcrypt",
+        "sha256 ring",
+        "sha256 aws-lc-rs",
+        "sha256 rustcrypto",
+        "aes-128-gcm ring",
+        "aes-128-gcm aws-lc-rs",
+        "aes-128-gcm rustcrypto",
+    ] {
+        assert!(seen.iter().any(|s| s == want), "{want} missing: {seen:?}");
+    }
+    assert!(
+        !seen.iter().any(|s| s == "aes-128-gcm simdcrypt"),
+        "faked: {seen:?}"
+    );
+    assert_eq!(v["not_implemented"], serde_json::json!(["aes-128-gcm"]));
+}
+
+/// Without `openssl` on PATH, `--compare` still measures the compiled-in peers and says
+/// plainly that OpenSSL was skipped.
+#[test]
+fn compare_without_openssl_is_graceful() {
+    let empty = scratch("no-openssl");
+    let out = cmd(&[
+        "--compare",
+        "-evp",
+        "sha512",
+        "-bytes",
+        "1024",
+        "-seconds",
+        "0.005",
+    ])
+    .env("PATH", &empty)
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("Note: no `openssl` binary on PATH"), "{s}");
+    let r = rows(&s);
+    let impls: Vec<&str> = r.iter().map(|r| r[1].as_str()).collect();
+    assert_eq!(
+        impls,
+        ["simdcrypt", "ring", "aws-lc-rs", "rustcrypto", "÷best"],
+        "{s}"
+    );
+    assert!(r[..4].iter().all(|row| is_figure(&row[2])), "{s}");
+    let ratio = r[4][3].strip_suffix('x').unwrap().parse::<f64>().unwrap();
+    assert!(ratio > 0.0);
+}
+
+/// `openssl speed -mr` output is read from whatever `openssl` is first on PATH: a stand-in
+/// script, which answers each `-bytes N` with N bytes per second times 1000, shows that
+/// every figure lands in its row and column, and which arguments the tool passed.
+#[cfg(unix)]
+#[test]
+fn compare_reads_openssl_machine_readable_output() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("fake-openssl");
+    let log = dir.join("args.log");
+    let script = format!(
+        "#!/bin/sh\nif [ \"$1\" = version ]; then echo 'OpenSSL 9.9.9 (stand-in)'; exit 0; fi\n\
+         echo \"$@\" >> '{}'\nn=$6\necho \"+DT:sha256:1:$n\"\necho '+R:1000:sha256:1.00'\n\
+         echo \"+H:$n\"\necho \"+F:25:sha256:$((n * 1000)).00\"\n",
+        log.display()
+    );
+    let bin = dir.join("openssl");
+    std::fs::write(&bin, script).unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let json = dir.join("out.json");
+    let out = cmd(&[
+        "--compare",
+        "-evp",
+        "sha256",
+        "-seconds",
+        "0.002",
+        "-json",
+        json.to_str().unwrap(),
+    ])
+    .env("PATH", &dir)
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    let r = rows(&s);
+    let row = r.iter().find(|r| r[1] == "openssl").expect("openssl row");
+    assert_eq!(
+        row[2..8],
+        [
+            "16.00k",
+            "64.00k",
+            "256.00k",
+            "1024.00k",
+            "8192.00k",
+            "16384.00k"
+        ],
+        "{s}"
+    );
+    let args = std::fs::read_to_string(&log).unwrap();
+    let want: Vec<String> = [16, 64, 256, 1024, 8192, 16384]
+        .iter()
+        .map(|n| format!("speed -mr -seconds 1 -bytes {n} -evp sha256"))
+        .collect();
+    assert_eq!(args.lines().collect::<Vec<_>>(), want);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["settings"]["openssl"], "OpenSSL 9.9.9 (stand-in)");
+}
+
+fn polylines_of_series(svg: &str) -> usize {
+    // Series are drawn 2 px wide; axes and ticks 1 px.
+    svg.matches("<polyline")
+        .zip(svg.split("<polyline").skip(1))
+        .filter(|(_, rest)| {
+            rest.split("/>")
+                .next()
+                .unwrap()
+                .contains("stroke-width=\"2\"")
+        })
+        .count()
+}
+
+#[test]
+fn plot_writes_an_svg_with_one_line_per_series() {
+    let dir = scratch("plot");
+    let path = dir.join("speed.svg");
+    let out = run(&[
+        "sha1",
+        "sha512",
+        "-bytes",
+        "1024",
+        "-seconds",
+        "0.005",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    let head = svg.trim_start();
+    assert!(
+        head.starts_with("<svg") || head.starts_with("<?xml"),
+        "{}",
+        &svg[..80]
+    );
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert_eq!(polylines_of_series(&svg), 2, "{svg}");
+    assert!(svg.contains("sha512"));
+
+    let path = dir.join("compare.svg");
+    let empty = scratch("plot-path");
+    let out = cmd(&[
+        "--compare",
+        "-evp",
+        "sha256",
+        "-seconds",
+        "0.002",
+        "-plot",
+        path.to_str().unwrap(),
+    ])
+    .env("PATH", &empty)
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    // simdcrypt, ring, aws-lc-rs, rustcrypto.
+    assert_eq!(polylines_of_series(&svg), 4);
+    for name in ["simdcrypt", "ring", "aws-lc-rs", "rustcrypto"] {
+        assert!(svg.contains(&format!("sha256 {name}")), "{name}");
+    }
+}
+
+fn kernel_lines(report: &str) -> Vec<(String, String)> {
+    report
+        .lines()
+        .skip_while(|l| !l.starts_with("Kernels"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| {
+            let mut w = l.split_whitespace();
+            (
+                w.next().unwrap().to_string(),
+                w.collect::<Vec<_>>().join(" "),
+            )
+        })
+        .collect()
+}
+
+/// The `cpu` report follows `SIMDCRYPT_DISABLE`: the kernels it names are the ones the
+/// library picks with and without the mask, and it says what was removed.
+#[test]
+fn cpu_report_follows_simdcrypt_disable() {
+    let plain = cmd(&["cpu", "-seconds", "0.01"]).output().unwrap();
+    let masked = cmd(&["cpu", "-seconds", "0.01"])
+        .env("SIMDCRYPT_DISABLE", "sha")
+        .output()
+        .unwrap();
+    assert!(plain.status.success() && masked.status.success());
+    let (plain, masked) = (text(&plain.stdout), text(&masked.stdout));
+    assert!(plain.contains("SIMDCRYPT_DISABLE is not set"), "{plain}");
+    assert!(plain.contains("CPU:") && !plain.contains("CPU:          unknown"));
+
+    let hw = Features::hardware();
+    let without = hw.without("sha").unwrap();
+    let kp = kernel_lines(&plain);
+    let km = kernel_lines(&masked);
+    assert_eq!(kp.len(), algorithms().len(), "{plain}");
+    for (lines, f) in [(&kp, hw), (&km, without)] {
+        for (name, want) in [
+            ("sha1", Sha1::backend_for(f)),
+            ("sha256", Sha256::backend_for(f)),
+            ("sha512", Sha512::backend_for(f)),
+            ("hmac-sha256", Sha256::backend_for(f)),
+        ] {
+            let got = &lines.iter().find(|(n, _)| n == name).unwrap().1;
+            assert_eq!(got.split_whitespace().next(), Some(want), "{name}: {got}");
+        }
+        let gcm = &lines.iter().find(|(n, _)| n == "aes-128-gcm").unwrap().1;
+        assert_eq!(gcm, "not implemented yet");
+    }
+    if Sha256::backend_for(hw) != Sha256::backend_for(without) {
+        assert_ne!(
+            kp, km,
+            "kernel names must change under SIMDCRYPT_DISABLE=sha"
+        );
+    }
+    if hw.has("sha") {
+        assert!(
+            masked.contains("Disabled:     sha (SIMDCRYPT_DISABLE=sha)"),
+            "{masked}"
+        );
+        if cfg!(target_arch = "x86_64") {
+            assert!(
+                masked.contains("SHA-NI is present but SIMDCRYPT_DISABLE hides it"),
+                "{masked}"
+            );
+        }
+    } else {
+        assert!(masked.contains("nothing this CPU has"), "{masked}");
+    }
+}
+
+#[test]
+fn backend_forces_a_kernel_or_fails_with_the_choices() {
+    let out = run(&[
+        "-evp",
+        "sha256",
+        "-bytes",
+        "64",
+        "-seconds",
+        "0.005",
+        "--backend",
+        "soft",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let r = rows(&text(&out.stdout));
+    assert_eq!(r[0][2], "soft");
+
+    let out = run(&[
+        "-evp",
+        "sha256",
+        "-bytes",
+        "64",
+        "-backend",
+        "no-such-kernel",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = text(&out.stderr);
+    assert!(
+        e.contains("no-such-kernel") && e.contains("available kernels:") && e.contains("soft"),
+        "{e}"
+    );
+
+    // simdcrypt has no AES yet: nothing to force.
+    let out = run(&["-evp", "aes-128-gcm", "-backend", "soft"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn cycles_are_labelled_estimates() {
+    let dir = scratch("cycles");
+    let json = dir.join("c.json");
+    let out = run(&[
+        "-evp",
+        "sha1",
+        "-bytes",
+        "512",
+        "-seconds",
+        "0.005",
+        "-cycles",
+        "-elapsed",
+        "-json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["results"][0]["timing"], "elapsed");
+    if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+        assert!(
+            s.contains("Cycles per byte") && s.contains("estimate"),
+            "{s}"
+        );
+        assert!(v["results"][0]["ticks_per_byte"].as_f64().unwrap() > 0.0);
+    } else {
+        assert!(s.contains("no cycle counter"), "{s}");
+    }
+}

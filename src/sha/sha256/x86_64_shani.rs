@@ -1,0 +1,190 @@
+//! SHA-256 compression with the Intel SHA extensions (SHA-NI): `sha256rnds2`, `sha256msg1`,
+//! `sha256msg2` (Intel SDM vol. 2; Gulley et al., "Intel SHA Extensions", Intel white paper,
+//! 2013, for the register conventions).
+//!
+//! # Layout
+//!
+//! `sha256rnds2` does two rounds of FIPS 180-4 §6.2.2 step 3. It keeps the eight working
+//! variables in two registers, dword 3 first:
+//!
+//! ```text
+//! abef = [a, b, e, f]   (dword 3 = a, dword 2 = b, dword 1 = e, dword 0 = f)
+//! cdgh = [c, d, g, h]   (dword 3 = c, dword 2 = d, dword 1 = g, dword 0 = h)
+//! ```
+//!
+//! and takes `W[t] + K[t]` in dword 0 and `W[t+1] + K[t+1]` in dword 1 of its third operand.
+//! It returns the new `abef`; the new `cdgh` is the old `abef` (two rounds shift a, b into c,
+//! d and e, f into g, h). So four rounds are two calls with the two registers swapping roles
+//! and the upper half of the `W + K` vector moved down.
+//!
+//! The message schedule (§6.2.2 step 1) runs on groups of four words, `G[j] = W[4j..4j+4]`
+//! in dwords 0..3. For `j >= 4`:
+//!
+//! ```text
+//! sha256msg1(G[j-4], G[j-3])          = W[t-16+i] + σ0(W[t-15+i])           (i = 0..3)
+//! + alignr(G[j-1], G[j-2], 4 bytes)   = W[t-7+i]
+//! sha256msg2(that, G[j-1])            adds σ1(W[t-2+i]), using the words it has just made
+//! ```
+//!
+//! with `t = 4j`. Nothing here branches on or indexes by message or state data.
+
+use core::arch::x86_64::*;
+
+use super::K;
+use crate::cpu::arch::ShaNi;
+
+/// Compresses whole 64-byte blocks into `state`.
+#[inline]
+pub(super) fn compress(t: ShaNi, state: &mut [u32; 8], blocks: &[u8]) {
+    debug_assert_eq!(blocks.len() % 64, 0);
+    // SAFETY: the token proves that the CPU has every feature `compress_shani` enables.
+    unsafe { compress_shani(t, state, blocks) }
+}
+
+/// Four rounds `4j..4j+4` with message group `$m` (FIPS 180-4 §6.2.2 steps 3–4 are in
+/// `sha256rnds2`); `$abef`, `$cdgh` are updated in place.
+macro_rules! rounds4 {
+    ($abef:ident, $cdgh:ident, $m:expr, $j:expr) => {{
+        // `K` has 64 entries and `$j < 16`, so the 16 bytes
+        // read are inside it; the load is unaligned.
+        let k = _mm_loadu_si128(K.as_ptr().add(4 * $j).cast());
+        let wk = _mm_add_epi32($m, k);
+        $cdgh = _mm_sha256rnds2_epu32($cdgh, $abef, wk);
+        // Rounds 4j+2, 4j+3 take dwords 2, 3 of `wk` in dwords 0, 1.
+        let wk_hi = _mm_shuffle_epi32::<0b00_00_11_10>(wk);
+        $abef = _mm_sha256rnds2_epu32($abef, $cdgh, wk_hi);
+    }};
+}
+
+/// The next message group from the previous four (`$g0` oldest).
+macro_rules! schedule {
+    ($g0:expr, $g1:expr, $g2:expr, $g3:expr) => {{
+        let s0 = _mm_sha256msg1_epu32($g0, $g1);
+        let w7 = _mm_alignr_epi8::<4>($g3, $g2);
+        _mm_sha256msg2_epu32(_mm_add_epi32(s0, w7), $g3)
+    }};
+}
+
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn compress_shani(_t: ShaNi, state: &mut [u32; 8], blocks: &[u8]) {
+    // SAFETY: every load and store below stays inside `state` (32 bytes), `K` (256 bytes)
+    // or the current 64-byte chunk of `blocks`; all are unaligned accesses. The intrinsics'
+    // features (SHA, SSE2, SSSE3, SSE4.1) are enabled on this function.
+    unsafe {
+        // Big-endian words (§3.1): reverse the bytes of each dword.
+        let bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
+
+        let abcd = _mm_loadu_si128(state.as_ptr().cast());
+        let efgh = _mm_loadu_si128(state.as_ptr().add(4).cast());
+        let dcba = _mm_shuffle_epi32::<0b00_01_10_11>(abcd);
+        let hgfe = _mm_shuffle_epi32::<0b00_01_10_11>(efgh);
+        let mut abef = _mm_unpackhi_epi64(hgfe, dcba); // [f, e, b, a] from dword 0
+        let mut cdgh = _mm_unpacklo_epi64(hgfe, dcba); // [h, g, d, c] from dword 0
+
+        for block in blocks.chunks_exact(64) {
+            let p = block.as_ptr();
+            let save_abef = abef;
+            let save_cdgh = cdgh;
+
+            let mut g0 = _mm_shuffle_epi8(_mm_loadu_si128(p.cast()), bswap);
+            let mut g1 = _mm_shuffle_epi8(_mm_loadu_si128(p.add(16).cast()), bswap);
+            let mut g2 = _mm_shuffle_epi8(_mm_loadu_si128(p.add(32).cast()), bswap);
+            let mut g3 = _mm_shuffle_epi8(_mm_loadu_si128(p.add(48).cast()), bswap);
+
+            rounds4!(abef, cdgh, g0, 0);
+            rounds4!(abef, cdgh, g1, 1);
+            rounds4!(abef, cdgh, g2, 2);
+            rounds4!(abef, cdgh, g3, 3);
+            // Groups 4..15, four at a time so that the names rotate back to g0..g3.
+            for j in [4usize, 8] {
+                g0 = schedule!(g0, g1, g2, g3);
+                rounds4!(abef, cdgh, g0, j);
+                g1 = schedule!(g1, g2, g3, g0);
+                rounds4!(abef, cdgh, g1, j + 1);
+                g2 = schedule!(g2, g3, g0, g1);
+                rounds4!(abef, cdgh, g2, j + 2);
+                g3 = schedule!(g3, g0, g1, g2);
+                rounds4!(abef, cdgh, g3, j + 3);
+            }
+            g0 = schedule!(g0, g1, g2, g3);
+            rounds4!(abef, cdgh, g0, 12);
+            g1 = schedule!(g1, g2, g3, g0);
+            rounds4!(abef, cdgh, g1, 13);
+            g2 = schedule!(g2, g3, g0, g1);
+            rounds4!(abef, cdgh, g2, 14);
+            g3 = schedule!(g3, g0, g1, g2);
+            rounds4!(abef, cdgh, g3, 15);
+
+            // §6.2.2 step 4: add the working variables to the previous hash value.
+            abef = _mm_add_epi32(abef, save_abef);
+            cdgh = _mm_add_epi32(cdgh, save_cdgh);
+        }
+
+        let dcba = _mm_unpackhi_epi64(cdgh, abef); // [d, c, b, a]
+        let hgfe = _mm_unpacklo_epi64(cdgh, abef); // [h, g, f, e]
+        _mm_storeu_si128(
+            state.as_mut_ptr().cast(),
+            _mm_shuffle_epi32::<0b00_01_10_11>(dcba),
+        );
+        _mm_storeu_si128(
+            state.as_mut_ptr().add(4).cast(),
+            _mm_shuffle_epi32::<0b00_01_10_11>(hgfe),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::cpu::Features;
+    use std::vec::Vec;
+
+    /// Deterministic bytes (a 64-bit LCG), so failures reproduce.
+    fn bytes(seed: u64, n: usize) -> Vec<u8> {
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        (0..n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                (x >> 56) as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn matches_soft() {
+        let Some(t) = Features::detect().get::<ShaNi>() else {
+            std::eprintln!("SHA-NI not available; sha256 x86_64_shani not tested");
+            return;
+        };
+        for seed in 0..8u64 {
+            let s = bytes(1000 + seed, 32);
+            let mut st = [0u32; 8];
+            for (w, c) in st.iter_mut().zip(s.chunks_exact(4)) {
+                *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            }
+            if seed == 0 {
+                st = super::super::IV256;
+            }
+            for n in 1..=9 {
+                let msg = bytes(seed * 31 + n as u64, 64 * n);
+                let mut want = st;
+                super::super::soft::compress(&mut want, &msg);
+                let mut got = st;
+                compress(t, &mut got, &msg);
+                assert_eq!(got, want, "seed {seed}, {n} blocks");
+            }
+        }
+        // FIPS 180-4 / NIST example: SHA-256("abc") is one padded block.
+        let mut block = [0u8; 64];
+        block[..3].copy_from_slice(b"abc");
+        block[3] = 0x80;
+        block[63] = 24;
+        let mut st = super::super::IV256;
+        compress(t, &mut st, &block);
+        assert_eq!(st[0], 0xba7816bf);
+        assert_eq!(st[7], 0xf20015ad);
+    }
+}

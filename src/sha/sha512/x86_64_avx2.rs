@@ -1,0 +1,387 @@
+//! SHA-512 compression for x86_64 CPUs with AVX2 and BMI2 (also used for SHA-384,
+//! SHA-512/224 and SHA-512/256).
+//!
+//! # Layout
+//!
+//! Blocks go in pairs. The message schedule of FIPS 180-4 §6.4.2 step 1 runs on 256-bit
+//! vectors whose low 128-bit lane holds two words of the first block and whose high lane
+//! holds the same two words of the second. Each pair of words `X[j] = W[2j..2j+2]` gets
+//! `K[2j..2j+2]` added (broadcast to both lanes) and is stored to a 1280-byte stack buffer
+//! (one of two):
+//!
+//! ```text
+//! wk[4j + 0..4j + 2] = W[2j..2j+2] + K[2j..2j+2] of the first block
+//! wk[4j + 2..4j + 4] = the same for the second block
+//! ```
+//!
+//! The rounds (§6.4.2 step 3) are scalar and read `W[t] + K[t]` from there, first all 80 for
+//! the first block, then for the second. The vector code for the *next* pair is written in
+//! among these rounds (spread over both blocks), into a second buffer: the two are
+//! independent, and the out-of-order core runs them side by side. With BMI2 the rotations of Σ0/Σ1 compile to `rorx`.
+//! An odd last block is scheduled in both lanes and the second pass of rounds skipped; the
+//! block count is public.
+//!
+//! ## The schedule step, two words at a time
+//!
+//! For `t = 2j`, `W[t+i] = σ1(W[t+i-2]) + W[t+i-7] + σ0(W[t+i-15]) + W[t+i-16]`, `i = 0, 1`.
+//! With two words per step every term comes from earlier steps: `W[t-2..t]` is `X[j-1]`,
+//! `W[t-16..t-14]` is `X[j-8]`, and `alignr` by one word gives `W[t-7..t-5]` from
+//! `X[j-4], X[j-3]` and `W[t-15..t-13]` from `X[j-8], X[j-7]`. AVX2 has no 64-bit rotate, so
+//! each `ROTR^n` is a right shift, a left shift and an xor (folded into the xors of σ).
+//!
+//! Nothing here branches on or indexes by message or state data: addresses depend on the
+//! round and block numbers only.
+
+use core::arch::x86_64::*;
+
+use super::K;
+use crate::cpu::arch::Avx2Bmi2;
+
+/// Compresses whole 128-byte blocks into `state`.
+#[inline]
+pub(super) fn compress(t: Avx2Bmi2, state: &mut [u64; 8], blocks: &[u8]) {
+    debug_assert_eq!(blocks.len() % 128, 0);
+    // SAFETY: the token proves that the CPU has every feature `compress_avx2` enables.
+    unsafe { compress_avx2(t, state, blocks) }
+}
+
+#[inline(always)]
+fn big_sigma0(x: u64) -> u64 {
+    x.rotate_right(28) ^ x.rotate_right(34) ^ x.rotate_right(39)
+}
+
+#[inline(always)]
+fn big_sigma1(x: u64) -> u64 {
+    x.rotate_right(14) ^ x.rotate_right(18) ^ x.rotate_right(41)
+}
+
+/// One round of §6.4.2 step 3, with the names rotated by the caller instead of moving the
+/// values. `$bc` carries `b ^ c`: `Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c))`, and this round's
+/// `a ^ b` is the next round's `b ^ c`. `Ch(e, f, g) = ((f ^ g) & e) ^ g`.
+macro_rules! round {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
+     $bc:ident, $wk:expr) => {{
+        let hk = $h.wrapping_add($wk);
+        let ch = (($f ^ $g) & $e) ^ $g;
+        let t1 = hk.wrapping_add(ch).wrapping_add(big_sigma1($e));
+        $d = $d.wrapping_add(t1);
+        let ab = $a ^ $b;
+        let maj = $b ^ (ab & $bc);
+        // After a block's last round this `b ^ c` goes unused.
+        #[allow(unused_assignments)]
+        {
+            $bc = ab;
+        }
+        $h = t1.wrapping_add(big_sigma0($a).wrapping_add(maj));
+    }};
+}
+
+/// Eight rounds reading `W + K` from `$p` (pairs of words at stride 4: `$p[0..2]`,
+/// `$p[4..6]`, `$p[8..10]`, `$p[12..14]`); the names come back to where they started.
+macro_rules! rounds8 {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
+     $bc:ident, $p:expr) => {{
+        let p: *const u64 = $p;
+        round!($a, $b, $c, $d, $e, $f, $g, $h, $bc, p.read());
+        round!($h, $a, $b, $c, $d, $e, $f, $g, $bc, p.add(1).read());
+        round!($g, $h, $a, $b, $c, $d, $e, $f, $bc, p.add(4).read());
+        round!($f, $g, $h, $a, $b, $c, $d, $e, $bc, p.add(5).read());
+        round!($e, $f, $g, $h, $a, $b, $c, $d, $bc, p.add(8).read());
+        round!($d, $e, $f, $g, $h, $a, $b, $c, $bc, p.add(9).read());
+        round!($c, $d, $e, $f, $g, $h, $a, $b, $bc, p.add(12).read());
+        round!($b, $c, $d, $e, $f, $g, $h, $a, $bc, p.add(13).read());
+    }};
+}
+
+/// 80 rounds over one block's `W + K` words, 2 per step at stride 4 starting at `wk`.
+///
+/// # Safety
+/// `wk` must point at 2 readable words at each of the offsets `4j` for `j < 40`.
+#[inline(always)]
+unsafe fn rounds(state: &mut [u64; 8], wk: *const u64) {
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+    let mut bc = b ^ c;
+    for i in 0..10 {
+        // SAFETY: the caller guarantees 2 words at each of `wk + 4j`; chunk `i` reads
+        // steps `j = 4i..4i + 4`, `i < 10`.
+        unsafe { rounds8!(a, b, c, d, e, f, g, h, bc, wk.add(16 * i)) };
+    }
+    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+        *s = s.wrapping_add(v);
+    }
+}
+
+/// `ROTR^n` of every quadword (`$l = 64 - n`).
+macro_rules! rotr {
+    ($x:expr, $n:literal, $l:literal) => {
+        _mm256_or_si256(_mm256_srli_epi64::<$n>($x), _mm256_slli_epi64::<$l>($x))
+    };
+}
+
+/// The next pair of words from `X[j-8]` (`$x0`), `X[j-7]`, `X[j-4]`, `X[j-3]`, `X[j-1]`, in
+/// both lanes.
+macro_rules! schedule {
+    ($x0:expr, $x1:expr, $x4:expr, $x5:expr, $x7:expr) => {{
+        let w15 = _mm256_alignr_epi8::<8>($x1, $x0); // W[t-15], W[t-14]
+        let w7 = _mm256_alignr_epi8::<8>($x5, $x4); // W[t-7], W[t-6]
+        // σ0 = ROTR^1 ^ ROTR^8 ^ SHR^7; ROTR^8 moves whole bytes, so one byte shuffle does
+        // it (byte `i` of each quadword takes byte `i + 1 mod 8`) instead of two shifts and
+        // an xor on the shift ports.
+        let r8 = _mm256_shuffle_epi8(
+            w15,
+            _mm256_set_epi8(
+                8, 15, 14, 13, 12, 11, 10, 9, 0, 7, 6, 5, 4, 3, 2, 1, //
+                8, 15, 14, 13, 12, 11, 10, 9, 0, 7, 6, 5, 4, 3, 2, 1,
+            ),
+        );
+        let s0 = _mm256_xor_si256(
+            _mm256_xor_si256(rotr!(w15, 1, 63), r8),
+            _mm256_srli_epi64::<7>(w15),
+        );
+        // σ1 = ROTR^19 ^ ROTR^61 ^ SHR^6 of W[t-2], W[t-1]
+        let x7 = $x7;
+        let s1 = _mm256_xor_si256(
+            _mm256_xor_si256(rotr!(x7, 19, 45), rotr!(x7, 61, 3)),
+            _mm256_srli_epi64::<6>(x7),
+        );
+        _mm256_add_epi64(_mm256_add_epi64($x0, w7), _mm256_add_epi64(s0, s1))
+    }};
+}
+
+/// Bytes `$off..$off + 16` of blocks `$pa` (low lane) and `$pb` (high lane), as big-endian
+/// quadwords (§3.1).
+macro_rules! load {
+    ($pa:expr, $pb:expr, $off:expr) => {
+        _mm256_shuffle_epi8(
+            _mm256_loadu2_m128i($pb.add($off).cast(), $pa.add($off).cast()),
+            _mm256_set_epi8(
+                8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, //
+                8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+            ),
+        )
+    };
+}
+
+/// Stores step `$j` plus `K[2j..2j+2]` (in both lanes) at `$out + 4j`.
+macro_rules! put {
+    ($out:expr, $j:expr, $x:expr) => {{
+        let k = _mm256_broadcastsi128_si256(_mm_loadu_si128(K.as_ptr().add(2 * $j).cast()));
+        _mm256_storeu_si256($out.add(4 * $j).cast(), _mm256_add_epi64($x, k));
+    }};
+}
+
+/// Steps `$j..$j + 8` (`$j` a multiple of 8, at least 8) from the previous eight, stored.
+macro_rules! schedule8 {
+    ($out:expr, $j:expr, $x0:ident, $x1:ident, $x2:ident, $x3:ident,
+     $x4:ident, $x5:ident, $x6:ident, $x7:ident) => {{
+        $x0 = schedule!($x0, $x1, $x4, $x5, $x7);
+        put!($out, $j, $x0);
+        $x1 = schedule!($x1, $x2, $x5, $x6, $x0);
+        put!($out, $j + 1, $x1);
+        $x2 = schedule!($x2, $x3, $x6, $x7, $x1);
+        put!($out, $j + 2, $x2);
+        $x3 = schedule!($x3, $x4, $x7, $x0, $x2);
+        put!($out, $j + 3, $x3);
+        $x4 = schedule!($x4, $x5, $x0, $x1, $x3);
+        put!($out, $j + 4, $x4);
+        $x5 = schedule!($x5, $x6, $x1, $x2, $x4);
+        put!($out, $j + 5, $x5);
+        $x6 = schedule!($x6, $x7, $x2, $x3, $x5);
+        put!($out, $j + 6, $x6);
+        $x7 = schedule!($x7, $x0, $x3, $x4, $x6);
+        put!($out, $j + 7, $x7);
+    }};
+}
+
+/// Loads steps 0..8 of two blocks into `$x0..$x7` and stores them.
+macro_rules! load8 {
+    ($out:expr, $pa:expr, $pb:expr, $x0:ident, $x1:ident, $x2:ident, $x3:ident,
+     $x4:ident, $x5:ident, $x6:ident, $x7:ident) => {{
+        $x0 = load!($pa, $pb, 0);
+        $x1 = load!($pa, $pb, 16);
+        $x2 = load!($pa, $pb, 32);
+        $x3 = load!($pa, $pb, 48);
+        $x4 = load!($pa, $pb, 64);
+        $x5 = load!($pa, $pb, 80);
+        $x6 = load!($pa, $pb, 96);
+        $x7 = load!($pa, $pb, 112);
+        put!($out, 0, $x0);
+        put!($out, 1, $x1);
+        put!($out, 2, $x2);
+        put!($out, 3, $x3);
+        put!($out, 4, $x4);
+        put!($out, 5, $x5);
+        put!($out, 6, $x6);
+        put!($out, 7, $x7);
+    }};
+}
+
+/// Two schedule buffers of 160 words (see the module docs): the rounds of one pair of blocks
+/// read one while the vector units fill the other for the next pair. 16-byte alignment needs
+/// no stack realignment (which would take `rbp`, and the rounds need every register); the
+/// 32-byte stores are unaligned ones.
+#[repr(C, align(16))]
+struct Wk2([[u64; 160]; 2]);
+
+#[target_feature(enable = "avx2,avx,bmi1,bmi2")]
+unsafe fn compress_avx2(_t: Avx2Bmi2, state: &mut [u64; 8], blocks: &[u8]) {
+    let n = blocks.len() / 128;
+    if n == 0 {
+        return;
+    }
+    // Never read before written: every word of a buffer is stored before its rounds run.
+    let mut wk = core::mem::MaybeUninit::<Wk2>::uninit();
+    let buf = wk.as_mut_ptr().cast::<u64>();
+    let base = blocks.as_ptr();
+    let (mut x0, mut x1, mut x2, mut x3, mut x4, mut x5, mut x6, mut x7);
+    // SAFETY: blocks 0 (and 1 when n > 1) lie inside `blocks`; the loads are unaligned.
+    // `K` has 80 words and step `j < 40` reads `K[2j..2j+2]`. The stores write
+    // words `4j..4j+4` of buffer 0 (`buf` points at `Wk2`, two buffers of 160 words). The
+    // intrinsics' features are enabled here.
+    unsafe {
+        let pa = base;
+        let pb = if n > 1 { pa.add(128) } else { pa };
+        let out = buf;
+        load8!(out, pa, pb, x0, x1, x2, x3, x4, x5, x6, x7);
+        for j in [8, 16, 24, 32] {
+            schedule8!(out, j, x0, x1, x2, x3, x4, x5, x6, x7);
+        }
+    }
+    let mut i = 0;
+    let mut cur = 0;
+    while i < n {
+        let two = i + 1 < n;
+        let cur_p = buf.wrapping_add(160 * cur).cast_const();
+        if i + 2 < n {
+            // Both blocks of this pair (`two` holds), with the schedule of the next pair
+            // (blocks i + 2 and i + 3, or i + 2 twice) spread over their rounds: the two are
+            // independent, so the out-of-order core overlaps them.
+            //
+            // SAFETY: blocks i + 2 (and i + 3 when it exists) lie inside `blocks`. The
+            // rounds read buffer `cur` at offsets `4j..4j+4`, `j < 40`; the stores write
+            // buffer `cur ^ 1` as in the first pair above.
+            unsafe {
+                let pa = base.add(128 * (i + 2));
+                let pb = if i + 3 < n { pa.add(128) } else { pa };
+                let out = buf.add(160 * (cur ^ 1));
+                // First block: lane 0.
+                let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+                let mut bc = b ^ c;
+                rounds8!(a, b, c, d, e, f, g, h, bc, cur_p);
+                load8!(out, pa, pb, x0, x1, x2, x3, x4, x5, x6, x7);
+                rounds8!(a, b, c, d, e, f, g, h, bc, cur_p.add(16));
+                rounds8!(a, b, c, d, e, f, g, h, bc, cur_p.add(32));
+                rounds8!(a, b, c, d, e, f, g, h, bc, cur_p.add(48));
+                rounds8!(a, b, c, d, e, f, g, h, bc, cur_p.add(64));
+                schedule8!(out, 8, x0, x1, x2, x3, x4, x5, x6, x7);
+                rounds8!(a, b, c, d, e, f, g, h, bc, cur_p.add(80));
+                rounds8!(a, b, c, d, e, f, g, h, bc, cur_p.add(96));
+                rounds8!(a, b, c, d, e, f, g, h, bc, cur_p.add(112));
+                rounds8!(a, b, c, d, e, f, g, h, bc, cur_p.add(128));
+                schedule8!(out, 16, x0, x1, x2, x3, x4, x5, x6, x7);
+                rounds8!(a, b, c, d, e, f, g, h, bc, cur_p.add(144));
+                for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+                    *s = s.wrapping_add(v);
+                }
+                // Second block: lane 1.
+                let q = cur_p.add(2);
+                let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+                let mut bc = b ^ c;
+                rounds8!(a, b, c, d, e, f, g, h, bc, q);
+                rounds8!(a, b, c, d, e, f, g, h, bc, q.add(16));
+                schedule8!(out, 24, x0, x1, x2, x3, x4, x5, x6, x7);
+                rounds8!(a, b, c, d, e, f, g, h, bc, q.add(32));
+                rounds8!(a, b, c, d, e, f, g, h, bc, q.add(48));
+                rounds8!(a, b, c, d, e, f, g, h, bc, q.add(64));
+                rounds8!(a, b, c, d, e, f, g, h, bc, q.add(80));
+                rounds8!(a, b, c, d, e, f, g, h, bc, q.add(96));
+                schedule8!(out, 32, x0, x1, x2, x3, x4, x5, x6, x7);
+                rounds8!(a, b, c, d, e, f, g, h, bc, q.add(112));
+                rounds8!(a, b, c, d, e, f, g, h, bc, q.add(128));
+                rounds8!(a, b, c, d, e, f, g, h, bc, q.add(144));
+                for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+                    *s = s.wrapping_add(v);
+                }
+            }
+        } else {
+            // SAFETY: buffer `cur` has 160 words; lane 0 is offsets `4j..4j+2` and lane 1
+            // offsets `4j+2..4j+4`, `j < 40`.
+            unsafe {
+                rounds(state, cur_p);
+                if two {
+                    rounds(state, cur_p.add(2));
+                }
+            }
+        }
+        i += 2;
+        cur ^= 1;
+    }
+    // The buffers hold message-derived words: clear the ones used (the second only when
+    // there were more than two blocks) with volatile 16-byte stores; the byte-wise `wipe`
+    // would cost more than a block's rounds on short messages.
+    let used = if n > 2 { 2 } else { 1 };
+    let p = buf.cast::<__m128i>();
+    for j in 0..used * 80 {
+        // SAFETY: `Wk2` is 16-byte aligned and holds 2 × 1280 bytes; store `j` is inside
+        // it.
+        unsafe { core::ptr::write_volatile(p.add(j), _mm_setzero_si128()) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::cpu::Features;
+    use std::vec::Vec;
+
+    /// Deterministic bytes (a 64-bit LCG), so failures reproduce.
+    fn bytes(seed: u64, n: usize) -> Vec<u8> {
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        (0..n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                (x >> 56) as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn matches_soft() {
+        let Some(t) = Features::detect().get::<Avx2Bmi2>() else {
+            std::eprintln!("AVX2/BMI2 not available; sha512 x86_64_avx2 not tested");
+            return;
+        };
+        for seed in 0..8u64 {
+            let s = bytes(4000 + seed, 64);
+            let mut st = [0u64; 8];
+            for (w, c) in st.iter_mut().zip(s.chunks_exact(8)) {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(c);
+                *w = u64::from_le_bytes(b);
+            }
+            if seed == 0 {
+                st = super::super::IV512;
+            }
+            for n in 1..=9 {
+                let msg = bytes(seed * 43 + n as u64, 128 * n);
+                let mut want = st;
+                super::super::soft::compress(&mut want, &msg);
+                let mut got = st;
+                compress(t, &mut got, &msg);
+                assert_eq!(got, want, "seed {seed}, {n} blocks");
+            }
+        }
+        // FIPS 180-4 / NIST example: SHA-512("abc") is one padded block.
+        let mut block = [0u8; 128];
+        block[..3].copy_from_slice(b"abc");
+        block[3] = 0x80;
+        block[127] = 24;
+        let mut st = super::super::IV512;
+        compress(t, &mut st, &block);
+        assert_eq!(st[0], 0xddaf35a193617aba);
+        assert_eq!(st[7], 0x2a9ac94fa54ca49f);
+    }
+}

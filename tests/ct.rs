@@ -1,0 +1,351 @@
+//! Constant-time check under valgrind memcheck ("ctgrind", DESIGN.md rule 8).
+//!
+//! Every secret (message, key, IKM, PRK) is marked *undefined* with a memcheck client request
+//! before it reaches the library; memcheck then reports any conditional branch on it
+//! ("Conditional jump or move depends on uninitialised value(s)") and any memory address
+//! computed from it ("Use of uninitialised value of size 8"). Results are marked defined again
+//! (declassified) only at the end, just before they are compared with the portable kernel's
+//! result. Nothing else is declassified, except the library's own MAC verdict byte
+//! (`ct::declassify`), which is public by design.
+//!
+//! Natively these are ordinary functional tests: every request is a no-op. The CI's
+//! constant-time step builds with `RUSTFLAGS="--cfg simdcrypt_ctgrind"` (which turns the
+//! requests on, in the library and here), runs the binary under
+//! `valgrind -q --error-exitcode=1`, sets `CT_VALGRIND=1` (so that `guard_running_under_valgrind`
+//! fails if valgrind is not really there) and `SIMDCRYPT_DISABLE=sha,avx512f`, and runs the
+//! ignored canaries one by one, each of which must be reported. See `.ci/run`.
+//!
+//! Every backend of the running CPU is checked (`backends(Features::detect())`). Valgrind's
+//! emulated CPUID hides what it cannot run (SHA-NI, VAES, AVX-512), so those kernels are not
+//! checked here: natively the vector and cross-check tests cover them for correctness only.
+
+use std::hint::black_box;
+
+use simdcrypt::cpu::Features;
+use simdcrypt::hkdf::Hkdf;
+use simdcrypt::hmac::Hmac;
+use simdcrypt::sha::{Digest, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+
+/// The client requests: the library's own (one copy of the assembly) when built with
+/// `--cfg simdcrypt_ctgrind`, otherwise no-ops with the same signatures.
+#[cfg(simdcrypt_ctgrind)]
+use simdcrypt::__ctgrind as vg;
+
+#[cfg(not(simdcrypt_ctgrind))]
+mod vg {
+    //! Without `--cfg simdcrypt_ctgrind` there are no client requests: report "not running
+    //! under valgrind" and change nothing.
+    pub fn running_on_valgrind() -> usize {
+        0
+    }
+    pub fn make_mem_undefined(_: &mut [u8]) {}
+    pub fn make_mem_defined(_: &mut [u8]) {}
+    pub fn get_vbits(_: &[u8], _: &mut [u8]) -> usize {
+        0
+    }
+}
+
+fn under_valgrind() -> bool {
+    vg::running_on_valgrind() > 0
+}
+
+/// Marks `v` secret (undefined). Under valgrind, checks that every bit really is undefined now.
+fn secret<T: AsMut<[u8]> + AsRef<[u8]>>(v: T) -> T {
+    let mut v = black_box(v);
+    vg::make_mem_undefined(v.as_mut());
+    if under_valgrind() {
+        let mut vbits = vec![0u8; v.as_ref().len()];
+        assert_eq!(vg::get_vbits(v.as_ref(), &mut vbits), 1, "GET_VBITS failed");
+        assert!(
+            vbits.iter().all(|&b| b == 0xff),
+            "make_mem_undefined left defined bits"
+        );
+    }
+    v
+}
+
+/// Marks `v` public (defined): a result about to be compared or printed.
+fn declassify<T: AsMut<[u8]>>(mut v: T) -> T {
+    vg::make_mem_defined(v.as_mut());
+    v
+}
+
+/// Deterministic, length-dependent message bytes (public until `secret` is applied).
+fn message(len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i.wrapping_mul(131) ^ len.wrapping_mul(7) ^ 0x5a) as u8)
+        .collect()
+}
+
+/// Around the 64- and 128-byte block boundaries and their padding limits (55/56, 111/112),
+/// plus a multi-block message.
+const LENS: &[usize] = &[0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 1000];
+
+fn portable<H: Digest>(msg: &[u8]) -> H::Output {
+    let mut h = H::new_with(Features::none());
+    h.update(msg);
+    h.finalize()
+}
+
+/// Hashes secret messages with every backend in `backends`, one-shot and in three pieces;
+/// declassifies only the digests.
+fn check_hash<H: Digest>(
+    hash: &str,
+    backends: impl Iterator<Item = (&'static str, Features)>,
+) -> Vec<&'static str> {
+    let mut names = Vec::new();
+    for (name, features) in backends {
+        for &len in LENS {
+            let msg = message(len);
+            let want = portable::<H>(&msg);
+            let s = secret(msg.clone());
+
+            let mut h = H::new_with(features);
+            assert_eq!(h.backend(), name);
+            h.update(&s);
+            let got = declassify(h.finalize());
+            assert_eq!(got, want, "{hash} {name} len {len}: one-shot");
+
+            let (a, rest) = s.split_at(len / 3);
+            let (b, c) = rest.split_at(rest.len() / 2);
+            let mut h = H::new_with(features);
+            h.update(a);
+            h.update(b);
+            h.update(c);
+            let got = declassify(h.finalize());
+            assert_eq!(got, want, "{hash} {name} len {len}: in pieces");
+        }
+        names.push(name);
+    }
+    assert_eq!(names.last(), Some(&"soft"), "{hash}: the portable kernel");
+    eprintln!("ct: {hash}: checked backends {names:?}");
+    names
+}
+
+#[test]
+fn sha1() {
+    check_hash::<Sha1>("SHA-1", Sha1::backends(Features::detect()));
+}
+
+#[test]
+fn sha224() {
+    check_hash::<Sha224>("SHA-224", Sha224::backends(Features::detect()));
+}
+
+#[test]
+fn sha256() {
+    check_hash::<Sha256>("SHA-256", Sha256::backends(Features::detect()));
+}
+
+#[test]
+fn sha384() {
+    check_hash::<Sha384>("SHA-384", Sha384::backends(Features::detect()));
+}
+
+#[test]
+fn sha512() {
+    check_hash::<Sha512>("SHA-512", Sha512::backends(Features::detect()));
+}
+
+#[test]
+fn sha512_224() {
+    check_hash::<Sha512_224>("SHA-512/224", Sha512_224::backends(Features::detect()));
+}
+
+#[test]
+fn sha512_256() {
+    check_hash::<Sha512_256>("SHA-512/256", Sha512_256::backends(Features::detect()));
+}
+
+/// HMAC with a secret key (shorter than, equal to and longer than a block: the long one is
+/// hashed first) and a secret message; the tag is declassified, then `verify` is called with
+/// the right tag, a tag with one bit flipped and a truncated tag. The verdict is public by
+/// design: the library declassifies its one accumulated byte and nothing else.
+fn check_hmac<H: Digest>(hash: &str, backends: impl Iterator<Item = (&'static str, Features)>) {
+    for (name, features) in backends {
+        for key_len in [0, 20, H::BLOCK_LEN, H::BLOCK_LEN + 1] {
+            for msg_len in [0, 1, 64, 200] {
+                let key: Vec<u8> = message(key_len).iter().map(|b| b ^ 0x33).collect();
+                let msg = message(msg_len);
+                let want = {
+                    let mut m = Hmac::<H>::new_with(&key, Features::none());
+                    m.update(&msg);
+                    m.finalize()
+                };
+                let ctx = format!("HMAC-{hash} {name} key {key_len} msg {msg_len}");
+
+                let mut m = Hmac::<H>::new_with(&secret(key.clone()), features);
+                assert_eq!(m.backend(), name);
+                m.update(&secret(msg.clone()));
+                let got = declassify(m.clone().finalize());
+                assert_eq!(got, want, "{ctx}: tag");
+
+                assert!(m.clone().verify(want.as_ref()).is_ok(), "{ctx}: right tag");
+                let mut bad = want;
+                bad.as_mut()[H::OUTPUT_LEN - 1] ^= 0x01;
+                assert!(
+                    m.clone().verify(bad.as_ref()).is_err(),
+                    "{ctx}: flipped bit"
+                );
+                let short = &want.as_ref()[..H::OUTPUT_LEN - 1];
+                assert!(m.verify(short).is_err(), "{ctx}: truncated tag");
+            }
+        }
+    }
+}
+
+#[test]
+fn hmac_sha256() {
+    check_hmac::<Sha256>("SHA256", Sha256::backends(Features::detect()));
+}
+
+#[test]
+fn hmac_sha512() {
+    check_hmac::<Sha512>("SHA512", Sha512::backends(Features::detect()));
+}
+
+#[test]
+fn hmac_sha1() {
+    check_hmac::<Sha1>("SHA1", Sha1::backends(Features::detect()));
+}
+
+/// HKDF-Expand (RFC 5869 §2.3) written out over the portable HMAC, as the reference.
+fn hkdf_reference<H: Digest>(salt: &[u8], ikm: &[u8], info: &[u8], len: usize) -> Vec<u8> {
+    let mut m = Hmac::<H>::new_with(salt, Features::none());
+    m.update(ikm);
+    let prk = m.finalize();
+    let mut okm = Vec::new();
+    let mut t: Vec<u8> = Vec::new();
+    let mut i = 1u8;
+    while okm.len() < len {
+        let mut m = Hmac::<H>::new_with(prk.as_ref(), Features::none());
+        m.update(&t);
+        m.update(info);
+        m.update(&[i]);
+        t = m.finalize().as_ref().to_vec();
+        okm.extend_from_slice(&t);
+        i += 1;
+    }
+    okm.truncate(len);
+    okm
+}
+
+/// HKDF with a secret IKM (extract, then expand to several lengths), and expand from a secret
+/// PRK; the outputs are declassified only for the comparison.
+fn check_hkdf<H: Digest>(hash: &str) {
+    let salt = message(13);
+    let info = message(10);
+    for ikm_len in [0, 22, 80] {
+        let ikm = message(ikm_len);
+        for len in [0, 1, H::OUTPUT_LEN, 42, 3 * H::OUTPUT_LEN + 5] {
+            let want = hkdf_reference::<H>(&salt, &ikm, &info, len);
+            let (prk, k) = Hkdf::<H>::extract(&salt, &secret(ikm.clone()));
+            let mut okm = vec![0u8; len];
+            k.expand(&info, &mut okm).unwrap();
+            assert_eq!(declassify(okm), want, "HKDF-{hash} ikm {ikm_len} L {len}");
+
+            let prk = secret(prk);
+            let k = Hkdf::<H>::from_prk(prk.as_ref()).unwrap();
+            let mut okm = vec![0u8; len];
+            k.expand(&info, &mut okm).unwrap();
+            assert_eq!(
+                declassify(okm),
+                want,
+                "HKDF-{hash} from_prk ikm {ikm_len} L {len}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hkdf_sha256() {
+    check_hkdf::<Sha256>("SHA256");
+}
+
+#[test]
+fn hkdf_sha512() {
+    check_hkdf::<Sha512>("SHA512");
+}
+
+/// RFC 5869 A.1, with the IKM secret: anchors the reference above to the RFC.
+#[test]
+fn hkdf_rfc5869_a1() {
+    let ikm = secret([0x0bu8; 22]);
+    let salt: Vec<u8> = (0x00..=0x0c).collect();
+    let info: Vec<u8> = (0xf0..=0xf9).collect();
+    let mut okm = [0u8; 42];
+    Hkdf::<Sha256>::new(&salt, &ikm)
+        .expand(&info, &mut okm)
+        .unwrap();
+    let want = hkdf_reference::<Sha256>(&salt, &[0x0b; 22], &info, 42);
+    let okm = declassify(okm);
+    assert_eq!(okm.as_slice(), want.as_slice());
+    assert_eq!(
+        okm,
+        [
+            0x3c, 0xb2, 0x5f, 0x25, 0xfa, 0xac, 0xd5, 0x7a, 0x90, 0x43, 0x4f, 0x64, 0xd0, 0x36,
+            0x2f, 0x2a, 0x2d, 0x2d, 0x0a, 0x90, 0xcf, 0x1a, 0x5a, 0x4c, 0x5d, 0xb0, 0x2d, 0x56,
+            0xec, 0xc4, 0xc5, 0xbf, 0x34, 0x00, 0x72, 0x08, 0xd5, 0xb8, 0x87, 0x18, 0x58, 0x65,
+        ]
+    );
+}
+
+/// `secret` really poisons and `declassify` really unpoisons (under valgrind; natively both are
+/// no-ops and the bits read back as "not running").
+#[test]
+fn requests_change_validity_bits() {
+    let mut v = secret([1u8, 2, 3, 4, 5, 6, 7, 8, 9]);
+    let mut vbits = [0u8; 9];
+    if under_valgrind() {
+        assert_eq!(vg::get_vbits(&v, &mut vbits), 1);
+        assert_eq!(vbits, [0xff; 9]);
+        vg::make_mem_defined(&mut v[..4]);
+        assert_eq!(vg::get_vbits(&v, &mut vbits), 1);
+        assert_eq!(vbits, [0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff]);
+    } else {
+        assert_eq!(vg::get_vbits(&v, &mut vbits), 0);
+        assert_eq!(vbits, [0; 9]);
+    }
+    let v = declassify(v);
+    assert_eq!(v, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+}
+
+/// With `CT_VALGRIND` set (the CI's constant-time step), the run must really be under valgrind
+/// with the requests compiled in; otherwise every other test here would pass without checking
+/// anything.
+#[test]
+fn guard_running_under_valgrind() {
+    if std::env::var_os("CT_VALGRIND").is_some() {
+        assert!(
+            under_valgrind(),
+            "CT_VALGRIND is set, but this is not running under valgrind, or the test was built \
+             without RUSTFLAGS=\"--cfg simdcrypt_ctgrind\" (so the client requests are no-ops)"
+        );
+    }
+}
+
+/// Canary: a branch on a secret byte. Under valgrind it MUST be reported ("Conditional jump or
+/// move depends on uninitialised value(s)"); the CI runs it alone and fails if it is not.
+#[test]
+#[ignore = "canary: must be reported by valgrind; run by the CI's constant-time step"]
+fn canary_secret_branch() {
+    let s = secret([0x5au8; 4]);
+    // The call in one arm keeps LLVM from turning this into a branch-free select.
+    if s[0] > 0x40 {
+        eprintln!("canary: secret byte is large");
+    }
+}
+
+/// Canary: a table lookup at a secret index. Under valgrind it MUST be reported ("Use of
+/// uninitialised value of size 8").
+#[test]
+#[ignore = "canary: must be reported by valgrind; run by the CI's constant-time step"]
+fn canary_secret_index() {
+    // 256 entries: a `u8` index needs no bounds check, so the only use is the address.
+    let table: [u64; 256] = core::array::from_fn(|i| (i as u64).wrapping_mul(0x9e37_79b9));
+    let s = secret([0xa5u8; 4]);
+    let v = black_box(&table)[s[1] as usize];
+    // Only the (declassified) value is printed: the report must come from the address.
+    let v = u64::from_le_bytes(declassify(v.to_le_bytes()));
+    eprintln!("canary: table value {v:#x}");
+}
