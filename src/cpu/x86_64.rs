@@ -56,8 +56,8 @@ pub(crate) fn alias(name: &str) -> Option<&'static str> {
 crate::cpu::tokens! {
     /// SHA-NI with the SSE levels its kernels use.
     ShaNi = "sha,sse2,ssse3,sse4.1";
-    /// AVX2 with BMI1 (`andn`) and BMI2 (`rorx`): the message-schedule-vectorised SHA-2 kernels.
-    Avx2Bmi2 = "avx2,avx,bmi1,bmi2";
+    /// AVX2 with BMI2 (`rorx`): the message-schedule-vectorised SHA-2 kernels.
+    Avx2Bmi2 = "avx2,avx,bmi2";
 }
 
 const fn bit(reg: u32, n: u32) -> bool {
