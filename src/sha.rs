@@ -298,3 +298,60 @@ hasher!(
     /// SHA-512/256 (FIPS 180-4 §6.7).
     Sha512_256, sha512, 128, 32, sha512::IV512_256, "[0x53, 0x04, 0x8e, 0x26]"
 );
+
+/// Checks shared by the kernel families' unit tests.
+#[cfg(test)]
+pub(crate) mod test_util {
+    extern crate std;
+    use super::Compress;
+    use crate::cpu::{self, Features};
+    use std::vec::Vec;
+
+    /// Deterministic bytes (xorshift64*), so failures reproduce.
+    pub(crate) fn bytes(seed: u64, n: usize) -> Vec<u8> {
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x >> 12;
+                x ^= x << 25;
+                x ^= x >> 27;
+                (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
+            })
+            .collect()
+    }
+
+    /// Every backend of `B` this CPU can run compresses like `reference` (the portable
+    /// kernel): from each of `states`, over 0..=9 blocks of `block` bytes, read from aligned
+    /// and unaligned addresses. Returns the backends that ran, best first.
+    pub(crate) fn every_backend_matches<B: Compress>(
+        states: &[B::State],
+        block: usize,
+        reference: fn(&mut B::State, &[u8]),
+    ) -> Vec<&'static str>
+    where
+        B::State: PartialEq + core::fmt::Debug,
+    {
+        let mut ran = Vec::new();
+        for (name, features) in cpu::backends::<B>(Features::detect()) {
+            let b = B::select(features);
+            assert_eq!(b.name(), name);
+            for (si, st) in states.iter().enumerate() {
+                for n in 0..=9usize {
+                    for offset in [0usize, 1, 7] {
+                        let seed = (si * 1000 + n * 10 + offset) as u64;
+                        let buf = bytes(seed, n * block + offset);
+                        let blocks = &buf[offset..];
+                        let mut want = *st;
+                        reference(&mut want, blocks);
+                        let mut got = *st;
+                        b.compress(&mut got, blocks);
+                        assert_eq!(got, want, "{name}: state {si}, {n} blocks, offset {offset}");
+                    }
+                }
+            }
+            ran.push(name);
+        }
+        assert_eq!(ran.last(), Some(&"soft"));
+        ran
+    }
+}

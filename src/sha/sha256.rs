@@ -124,3 +124,25 @@ impl super::Compress for Backend {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sha::test_util::{bytes, every_backend_matches};
+
+    /// Every kernel this CPU can run against the portable one (the vector suites in `tests/`
+    /// check the whole hashes on every backend too).
+    #[test]
+    fn every_backend_matches_soft() {
+        let mut states = [IV256, [0; 8], [u32::MAX; 8], [0; 8], [0; 8]];
+        for (i, st) in states.iter_mut().enumerate().skip(3) {
+            let b = bytes(i as u64, 8 * 4);
+            for (word, c) in st.iter_mut().zip(b.chunks_exact(4)) {
+                *word = u32::from_le_bytes(c.try_into().unwrap());
+            }
+        }
+        let ran = every_backend_matches::<Backend>(&states, 64, soft::compress);
+        extern crate std;
+        std::eprintln!("sha256: checked {ran:?}");
+    }
+}

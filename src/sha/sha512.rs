@@ -216,3 +216,25 @@ impl super::Compress for Backend {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sha::test_util::{bytes, every_backend_matches};
+
+    /// Every kernel this CPU can run against the portable one (the vector suites in `tests/`
+    /// check the whole hashes on every backend too).
+    #[test]
+    fn every_backend_matches_soft() {
+        let mut states = [IV512, [0; 8], [u64::MAX; 8], [0; 8], [0; 8]];
+        for (i, st) in states.iter_mut().enumerate().skip(3) {
+            let b = bytes(i as u64, 8 * 8);
+            for (word, c) in st.iter_mut().zip(b.chunks_exact(8)) {
+                *word = u64::from_le_bytes(c.try_into().unwrap());
+            }
+        }
+        let ran = every_backend_matches::<Backend>(&states, 128, soft::compress);
+        extern crate std;
+        std::eprintln!("sha512: checked {ran:?}");
+    }
+}

@@ -29,7 +29,7 @@ mod tests {
     use super::*;
     use crate::abi_test::abi_call;
     use crate::cpu::Features;
-    use std::vec::Vec;
+    use crate::sha::test_util::bytes;
 
     fn token() -> Option<ArmSha1> {
         let t = Features::hardware().get::<ArmSha1>();
@@ -37,57 +37,6 @@ mod tests {
             std::eprintln!("sha1 armv7-ce: CPU has no SHA1 instructions; kernel not tested");
         }
         t
-    }
-
-    /// xorshift64*: reproducible test bytes.
-    fn bytes(seed: u64, n: usize) -> Vec<u8> {
-        let mut x = seed | 1;
-        (0..n)
-            .map(|_| {
-                x ^= x >> 12;
-                x ^= x << 25;
-                x ^= x >> 27;
-                (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
-            })
-            .collect()
-    }
-
-    fn states() -> Vec<[u32; 5]> {
-        let mut v = std::vec![super::super::IV, [0; 5], [u32::MAX; 5]];
-        for seed in 1..4u64 {
-            let b = bytes(seed * 7919, 20);
-            let mut s = [0u32; 5];
-            for (w, c) in s.iter_mut().zip(b.chunks_exact(4)) {
-                *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-            }
-            v.push(s);
-        }
-        v
-    }
-
-    #[test]
-    fn matches_soft() {
-        let Some(t) = token() else { return };
-        for (si, st) in states().into_iter().enumerate() {
-            for n in 0..=9usize {
-                // One byte of offset: the kernel must not assume alignment.
-                let buf = bytes(1000 + 31 * n as u64 + si as u64, n * 64 + 1);
-                let blocks = &buf[1..];
-                let mut want = st;
-                super::super::soft::compress(&mut want, blocks);
-                let mut got = st;
-                compress(t, &mut got, blocks);
-                assert_eq!(got, want, "state {si}, {n} blocks");
-            }
-        }
-    }
-
-    /// The dispatch picks this kernel exactly when the CPU has it (and nothing better).
-    #[test]
-    fn dispatch_selects_it() {
-        use crate::cpu::Dispatch;
-        let b = <super::super::Backend as Dispatch>::select(Features::hardware());
-        assert_eq!(b.name() == "armv7-ce", token().is_some(), "{}", b.name());
     }
 
     #[test]

@@ -30,7 +30,7 @@ mod tests {
     use super::*;
     use crate::abi_test::abi_call;
     use crate::cpu::Features;
-    use std::vec::Vec;
+    use crate::sha::test_util::bytes;
 
     fn token() -> Option<ArmNeon> {
         let t = Features::hardware().get::<ArmNeon>();
@@ -38,61 +38,6 @@ mod tests {
             std::eprintln!("sha512 armv7-neon: CPU has no NEON; kernel not tested");
         }
         t
-    }
-
-    /// xorshift64*: reproducible test bytes.
-    fn bytes(seed: u64, n: usize) -> Vec<u8> {
-        let mut x = seed | 1;
-        (0..n)
-            .map(|_| {
-                x ^= x >> 12;
-                x ^= x << 25;
-                x ^= x >> 27;
-                (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
-            })
-            .collect()
-    }
-
-    fn states() -> Vec<[u64; 8]> {
-        use super::super::{IV384, IV512, IV512_224, IV512_256};
-        let mut v = std::vec![IV512, IV384, IV512_224, IV512_256, [0; 8], [u64::MAX; 8]];
-        for seed in 1..4u64 {
-            let b = bytes(seed * 7919, 64);
-            let mut s = [0u64; 8];
-            for (w, c) in s.iter_mut().zip(b.chunks_exact(8)) {
-                let mut x = [0u8; 8];
-                x.copy_from_slice(c);
-                *w = u64::from_le_bytes(x);
-            }
-            v.push(s);
-        }
-        v
-    }
-
-    #[test]
-    fn matches_soft() {
-        let Some(t) = token() else { return };
-        for (si, st) in states().into_iter().enumerate() {
-            for n in 0..=9usize {
-                // Odd offsets: the kernel must not assume alignment.
-                let off = 1 + 2 * (n % 4);
-                let buf = bytes(1000 + 31 * n as u64 + si as u64, n * 128 + off);
-                let blocks = &buf[off..];
-                let mut want = st;
-                super::super::soft::compress(&mut want, blocks);
-                let mut got = st;
-                compress(t, &mut got, blocks);
-                assert_eq!(got, want, "state {si}, {n} blocks");
-            }
-        }
-    }
-
-    /// The dispatch picks this kernel exactly when the CPU has it (and nothing better).
-    #[test]
-    fn dispatch_selects_it() {
-        use crate::cpu::Dispatch;
-        let b = <super::super::Backend as Dispatch>::select(Features::hardware());
-        assert_eq!(b.name() == "armv7-neon", token().is_some(), "{}", b.name());
     }
 
     #[test]
