@@ -254,12 +254,15 @@ macro_rules! hasher {
             const BLOCK_LEN: usize = $block;
             const OUTPUT_LEN: usize = $out;
             type Output = [u8; $out];
+            #[inline]
             fn new_with(features: Features) -> Self {
                 $name::new_with(features)
             }
+            #[inline]
             fn update(&mut self, data: &[u8]) {
                 $name::update(self, data)
             }
+            #[inline]
             fn finalize(self) -> [u8; $out] {
                 $name::finalize(self)
             }
