@@ -40,6 +40,24 @@ pub(crate) const K: [u32; 64] = [
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ];
 
+// The functions Σ0, Σ1, σ0, σ1 of FIPS 180-4 §4.1.2 (4.4)-(4.7), shared by the kernels written in Rust.
+#[inline(always)]
+pub(crate) fn big_sigma0(x: u32) -> u32 {
+    x.rotate_right(2) ^ x.rotate_right(13) ^ x.rotate_right(22)
+}
+#[inline(always)]
+pub(crate) fn big_sigma1(x: u32) -> u32 {
+    x.rotate_right(6) ^ x.rotate_right(11) ^ x.rotate_right(25)
+}
+#[inline(always)]
+pub(crate) fn small_sigma0(x: u32) -> u32 {
+    x.rotate_right(7) ^ x.rotate_right(18) ^ (x >> 3)
+}
+#[inline(always)]
+pub(crate) fn small_sigma1(x: u32) -> u32 {
+    x.rotate_right(17) ^ x.rotate_right(19) ^ (x >> 10)
+}
+
 /// The SHA-256 kernels, best first.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Backend {

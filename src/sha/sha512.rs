@@ -144,6 +144,24 @@ pub(crate) const K: [u64; 80] = [
     0x6c44198c4a475817,
 ];
 
+// The functions Σ0, Σ1, σ0, σ1 of FIPS 180-4 §4.1.3 (4.10)-(4.13), shared by the kernels written in Rust.
+#[inline(always)]
+pub(crate) fn big_sigma0(x: u64) -> u64 {
+    x.rotate_right(28) ^ x.rotate_right(34) ^ x.rotate_right(39)
+}
+#[inline(always)]
+pub(crate) fn big_sigma1(x: u64) -> u64 {
+    x.rotate_right(14) ^ x.rotate_right(18) ^ x.rotate_right(41)
+}
+#[inline(always)]
+pub(crate) fn small_sigma0(x: u64) -> u64 {
+    x.rotate_right(1) ^ x.rotate_right(8) ^ (x >> 7)
+}
+#[inline(always)]
+pub(crate) fn small_sigma1(x: u64) -> u64 {
+    x.rotate_right(19) ^ x.rotate_right(61) ^ (x >> 6)
+}
+
 /// The SHA-512 kernels, best first.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Backend {

@@ -2,24 +2,7 @@
 //! additions, rotations and boolean functions, no data-dependent branches or indices.
 #![forbid(unsafe_code)]
 
-use super::K;
-
-#[inline(always)]
-fn big_sigma0(x: u32) -> u32 {
-    x.rotate_right(2) ^ x.rotate_right(13) ^ x.rotate_right(22)
-}
-#[inline(always)]
-fn big_sigma1(x: u32) -> u32 {
-    x.rotate_right(6) ^ x.rotate_right(11) ^ x.rotate_right(25)
-}
-#[inline(always)]
-fn small_sigma0(x: u32) -> u32 {
-    x.rotate_right(7) ^ x.rotate_right(18) ^ (x >> 3)
-}
-#[inline(always)]
-fn small_sigma1(x: u32) -> u32 {
-    x.rotate_right(17) ^ x.rotate_right(19) ^ (x >> 10)
-}
+use super::{K, big_sigma0, big_sigma1, small_sigma0, small_sigma1};
 
 /// Compresses whole 64-byte blocks into `state`.
 pub(super) fn compress(state: &mut [u32; 8], blocks: &[u8]) {

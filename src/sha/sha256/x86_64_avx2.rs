@@ -38,7 +38,7 @@
 
 use core::arch::x86_64::*;
 
-use super::K;
+use super::{K, big_sigma0, big_sigma1};
 use crate::cpu::arch::Avx2Bmi2;
 
 /// Compresses whole 64-byte blocks into `state`.
@@ -47,16 +47,6 @@ pub(super) fn compress(t: Avx2Bmi2, state: &mut [u32; 8], blocks: &[u8]) {
     debug_assert_eq!(blocks.len() % 64, 0);
     // SAFETY: the token proves that the CPU has every feature `compress_avx2` enables.
     unsafe { compress_avx2(t, state, blocks) }
-}
-
-#[inline(always)]
-fn big_sigma0(x: u32) -> u32 {
-    x.rotate_right(2) ^ x.rotate_right(13) ^ x.rotate_right(22)
-}
-
-#[inline(always)]
-fn big_sigma1(x: u32) -> u32 {
-    x.rotate_right(6) ^ x.rotate_right(11) ^ x.rotate_right(25)
 }
 
 /// One round of §6.2.2 step 3, with the names rotated by the caller instead of moving the

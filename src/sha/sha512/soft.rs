@@ -2,24 +2,7 @@
 //! data-dependent branches or indices.
 #![forbid(unsafe_code)]
 
-use super::K;
-
-#[inline(always)]
-fn big_sigma0(x: u64) -> u64 {
-    x.rotate_right(28) ^ x.rotate_right(34) ^ x.rotate_right(39)
-}
-#[inline(always)]
-fn big_sigma1(x: u64) -> u64 {
-    x.rotate_right(14) ^ x.rotate_right(18) ^ x.rotate_right(41)
-}
-#[inline(always)]
-fn small_sigma0(x: u64) -> u64 {
-    x.rotate_right(1) ^ x.rotate_right(8) ^ (x >> 7)
-}
-#[inline(always)]
-fn small_sigma1(x: u64) -> u64 {
-    x.rotate_right(19) ^ x.rotate_right(61) ^ (x >> 6)
-}
+use super::{K, big_sigma0, big_sigma1, small_sigma0, small_sigma1};
 
 /// Compresses whole 128-byte blocks into `state`.
 pub(super) fn compress(state: &mut [u64; 8], blocks: &[u8]) {

@@ -35,7 +35,7 @@
 
 use core::arch::x86_64::*;
 
-use super::K;
+use super::{K, big_sigma0, big_sigma1};
 use crate::cpu::arch::Avx2Bmi2;
 
 /// Compresses whole 128-byte blocks into `state`.
@@ -44,16 +44,6 @@ pub(super) fn compress(t: Avx2Bmi2, state: &mut [u64; 8], blocks: &[u8]) {
     debug_assert_eq!(blocks.len() % 128, 0);
     // SAFETY: the token proves that the CPU has every feature `compress_avx2` enables.
     unsafe { compress_avx2(t, state, blocks) }
-}
-
-#[inline(always)]
-fn big_sigma0(x: u64) -> u64 {
-    x.rotate_right(28) ^ x.rotate_right(34) ^ x.rotate_right(39)
-}
-
-#[inline(always)]
-fn big_sigma1(x: u64) -> u64 {
-    x.rotate_right(14) ^ x.rotate_right(18) ^ x.rotate_right(41)
 }
 
 /// One round of §6.4.2 step 3, with the names rotated by the caller instead of moving the
