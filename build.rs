@@ -15,6 +15,10 @@ const ASM: &[(&str, &str)] = &[
     ("arm", "arm/sha1_armv8.S"),
     ("arm", "arm/sha256_armv8.S"),
     ("arm", "arm/sha512_neon.S"),
+    // x86_64 VAES AES kernels (src/aes/x86_64_vaes.rs).
+    ("x86_64", "x86_64/aes_vaes.S"),
+    // armv7 AES crypto-extension kernel (src/aes/arm.rs).
+    ("arm", "arm/aes_armv8.S"),
 ];
 
 fn main() {

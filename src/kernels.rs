@@ -1,7 +1,7 @@
 //! `kernels()`: which kernel each primitive would use now.
 
 use crate::cpu::Features;
-use crate::sha;
+use crate::{aes, sha};
 
 /// One primitive and the kernel it would use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,6 +28,9 @@ pub fn kernels_with(f: Features) -> impl Iterator<Item = Kernel> {
         ("sha512", sha::Sha512::backend_for(f)),
         ("sha512-224", sha::Sha512_224::backend_for(f)),
         ("sha512-256", sha::Sha512_256::backend_for(f)),
+        ("aes-128", aes::Aes128::backend_for(f)),
+        ("aes-192", aes::Aes192::backend_for(f)),
+        ("aes-256", aes::Aes256::backend_for(f)),
     ];
     list.into_iter()
         .map(|(primitive, backend)| Kernel { primitive, backend })

@@ -49,6 +49,7 @@ extern crate std;
 
 #[cfg(test)]
 mod abi_test;
+pub mod aes;
 pub mod cpu;
 mod ct;
 mod error;

@@ -1,6 +1,6 @@
 //! Constant-time check under valgrind memcheck ("ctgrind", DESIGN.md rule 8).
 //!
-//! Every secret (message, key, IKM, PRK) is marked *undefined* with a memcheck client request
+//! Every secret (message, key, IKM, PRK, AES key and plaintext) is marked *undefined* with a memcheck client request
 //! before it reaches the library; memcheck then reports any conditional branch on it
 //! ("Conditional jump or move depends on uninitialised value(s)") and any memory address
 //! computed from it ("Use of uninitialised value of size 8"). Results are marked defined again
@@ -17,10 +17,12 @@
 //!
 //! Every backend of the running CPU is checked (`backends(Features::detect())`). Valgrind's
 //! emulated CPUID hides what it cannot run (SHA-NI, VAES, AVX-512), so those kernels are not
-//! checked here: natively the vector and cross-check tests cover them for correctness only.
+//! checked here (the AES checks also skip `vaes-*` by name): natively the vector and
+//! cross-check tests cover them for correctness only.
 
 use std::hint::black_box;
 
+use simdcrypt::aes::{Aes128, Aes192, Aes256, BlockCipher, Cbc, Ctr, Ige, pkcs7_unpad};
 use simdcrypt::cpu::Features;
 use simdcrypt::hkdf::Hkdf;
 use simdcrypt::hmac::Hmac;
@@ -288,6 +290,202 @@ fn hkdf_rfc5869_a1() {
             0xec, 0xc4, 0xc5, 0xbf, 0x34, 0x00, 0x72, 0x08, 0xd5, 0xb8, 0x87, 0x18, 0x58, 0x65,
         ]
     );
+}
+
+/// An AES key type, for the generic checks below.
+trait Aes: BlockCipher + Sized {
+    const NAME: &'static str;
+    fn with(features: Features, key: &[u8]) -> Self;
+    fn backends(features: Features) -> Vec<(&'static str, Features)>;
+    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]);
+    fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]);
+}
+
+macro_rules! aes {
+    ($($t:ident => $name:literal),*) => {$(
+        impl Aes for $t {
+            const NAME: &'static str = $name;
+            fn with(features: Features, key: &[u8]) -> Self {
+                $t::new_with(features, key.try_into().unwrap())
+            }
+            fn backends(features: Features) -> Vec<(&'static str, Features)> {
+                $t::backends(features).collect()
+            }
+            fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+                $t::encrypt_blocks(self, blocks)
+            }
+            fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+                $t::decrypt_blocks(self, blocks)
+            }
+        }
+    )*};
+}
+
+aes!(Aes128 => "AES-128", Aes192 => "AES-192", Aes256 => "AES-256");
+
+/// Blocks of `bytes` (a whole number of blocks), public.
+fn to_blocks(bytes: &[u8]) -> Vec<[u8; 16]> {
+    bytes
+        .chunks_exact(16)
+        .map(|c| c.try_into().unwrap())
+        .collect()
+}
+
+/// Block counts around the kernels' strides (1, 2, 4 and 8 blocks; the VAES kernels are not
+/// run here) and the CTR byte lengths that start and end inside blocks.
+const AES_BLOCKS: &[usize] = &[1, 2, 3, 4, 5, 8, 9, 17];
+const CTR_LENS: &[usize] = &[1, 15, 16, 17, 64, 100, 16 * 9 + 5];
+
+/// Every AES kernel valgrind can run, with a secret key and secret data, against the portable
+/// kernel on public copies: key expansion, ECB encrypt and decrypt, CTR (counters in the
+/// middle and just below the 2^32 and 2^128 wrap: the counter is public, the keystream and
+/// data are not), CBC encrypt and decrypt, IGE encrypt and decrypt. Only the outputs are
+/// declassified, for the comparison.
+///
+/// The VAES kernels (`vaes-*`) are skipped by name: valgrind cannot run VAES or AVX-512
+/// (SIGILL), and its CPUID hides them anyway (the CI step also masks avx512f).
+fn check_aes<C: Aes>() -> Vec<&'static str> {
+    let key: Vec<u8> = message(C::KEY_LEN).iter().map(|b| b ^ 0xc3).collect();
+    let reference = C::with(Features::none(), &key);
+    let iv = [0x3cu8; 16];
+    let iv32 = [0x7eu8; 32];
+    let mut names = Vec::new();
+    for (name, features) in C::backends(Features::detect()) {
+        if name.starts_with("vaes") {
+            continue;
+        }
+        let aes = C::with(features, &secret(key.clone()));
+        assert_eq!(aes.backend(), name);
+        for &n in AES_BLOCKS {
+            let ctx = format!("{} {name} {n} blocks", C::NAME);
+            let data = message(16 * n);
+
+            // ECB.
+            for encrypt in [true, false] {
+                let mut want = to_blocks(&data);
+                let mut got = to_blocks(&data);
+                vg::make_mem_undefined(got.as_flattened_mut());
+                if encrypt {
+                    reference.encrypt_blocks(&mut want);
+                    aes.encrypt_blocks(&mut got);
+                } else {
+                    reference.decrypt_blocks(&mut want);
+                    aes.decrypt_blocks(&mut got);
+                }
+                vg::make_mem_defined(got.as_flattened_mut());
+                assert_eq!(got, want, "{ctx}: ECB encrypt={encrypt}");
+            }
+
+            // CBC, both directions, with a fresh context from the secret key each time.
+            for encrypt in [true, false] {
+                let mut want = data.clone();
+                let mut r = Cbc::new(C::with(Features::none(), &key), &iv);
+                let mut c = Cbc::new(C::with(features, &secret(key.clone())), &iv);
+                let mut got = secret(data.clone());
+                if encrypt {
+                    r.encrypt(&mut want).unwrap();
+                    c.encrypt(&mut got).unwrap();
+                } else {
+                    r.decrypt(&mut want).unwrap();
+                    c.decrypt(&mut got).unwrap();
+                }
+                assert_eq!(declassify(got), want, "{ctx}: CBC encrypt={encrypt}");
+            }
+
+            // IGE.
+            for encrypt in [true, false] {
+                let mut want = data.clone();
+                let mut r = Ige::new(C::with(Features::none(), &key), &iv32);
+                let mut c = Ige::new(C::with(features, &secret(key.clone())), &iv32);
+                let mut got = secret(data.clone());
+                if encrypt {
+                    r.encrypt(&mut want).unwrap();
+                    c.encrypt(&mut got).unwrap();
+                } else {
+                    r.decrypt(&mut want).unwrap();
+                    c.decrypt(&mut got).unwrap();
+                }
+                assert_eq!(declassify(got), want, "{ctx}: IGE encrypt={encrypt}");
+            }
+        }
+        // CTR: one call and two calls split inside a block.
+        let counters = [
+            iv,
+            [
+                0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xfd,
+            ],
+            [0xff; 16],
+        ];
+        for ctr_iv in counters {
+            for &len in CTR_LENS {
+                let ctx = format!("{} {name} CTR len {len} iv {ctr_iv:02x?}", C::NAME);
+                let data = message(len);
+                let mut want = data.clone();
+                Ctr::new(C::with(Features::none(), &key), &ctr_iv)
+                    .apply_keystream(&mut want)
+                    .unwrap();
+                let mut got = secret(data.clone());
+                let mut c = Ctr::new(C::with(features, &secret(key.clone())), &ctr_iv);
+                let (a, b) = got.split_at_mut(len / 3);
+                c.apply_keystream(a).unwrap();
+                c.apply_keystream(b).unwrap();
+                assert_eq!(declassify(got), want, "{ctx}");
+            }
+        }
+        names.push(name);
+    }
+    assert_eq!(
+        names.last().copied(),
+        Some(C::with(Features::none(), &key).backend()),
+        "{}: the portable kernel",
+        C::NAME
+    );
+    eprintln!("ct: {}: checked backends {names:?}", C::NAME);
+    names
+}
+
+#[test]
+fn aes128() {
+    check_aes::<Aes128>();
+}
+
+#[test]
+fn aes192() {
+    check_aes::<Aes192>();
+}
+
+#[test]
+fn aes256() {
+    check_aes::<Aes256>();
+}
+
+/// PKCS#7 unpadding of secret plaintext: the verdict (Ok/Err) and the padding length are
+/// public by design (the library declassifies them with `ct::declassify`), the rest is not.
+/// Valid paddings of every length, and malformed ones (0, 17, 255, a differing byte).
+#[test]
+fn pkcs7_unpad_secret_data() {
+    for blocks in [1usize, 2] {
+        let len = 16 * blocks;
+        for n in 1..=16u8 {
+            let mut d = message(len);
+            d[len - usize::from(n)..].fill(n);
+            let s = secret(d.clone());
+            let got = pkcs7_unpad(&s).map(|m| declassify(m.to_vec()));
+            assert_eq!(got, Ok(d[..len - usize::from(n)].to_vec()), "n {n}");
+            if n > 1 {
+                let mut bad = d.clone();
+                bad[len - 2] ^= 0x40;
+                let s = secret(bad);
+                assert!(pkcs7_unpad(&s).is_err(), "n {n}, differing byte");
+            }
+        }
+        for last in [0u8, 17, 255] {
+            let mut d = message(len);
+            d[len - 1] = last;
+            let s = secret(d);
+            assert!(pkcs7_unpad(&s).is_err(), "last byte {last}");
+        }
+    }
 }
 
 /// `secret` really poisons and `declassify` really unpoisons (under valgrind; natively both are

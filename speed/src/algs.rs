@@ -59,6 +59,8 @@ pub struct Peer {
 pub enum OpensslCmd {
     /// `-evp NAME`
     Evp(&'static str),
+    /// `-decrypt -evp NAME`
+    EvpDecrypt(&'static str),
     /// `-aead -evp NAME`
     Aead(&'static str),
     /// `-hmac DIGEST`
@@ -70,6 +72,7 @@ impl OpensslCmd {
     pub fn args(self) -> Vec<&'static str> {
         match self {
             OpensslCmd::Evp(n) => vec!["-evp", n],
+            OpensslCmd::EvpDecrypt(n) => vec!["-decrypt", "-evp", n],
             OpensslCmd::Aead(n) => vec!["-aead", "-evp", n],
             OpensslCmd::Hmac(n) => vec!["-hmac", n],
         }
@@ -149,6 +152,52 @@ macro_rules! simd_hmac {
     };
 }
 
+/// The key of every cipher measurement (its first 16 or 32 bytes), and the IV: zero.
+const CIPHER_KEY: [u8; 32] = [0x42; 32];
+
+/// The cipher modes measured: encryption in place, continuing the stream or chain.
+#[derive(Clone, Copy)]
+pub enum ModeKind {
+    Ctr,
+    CbcEncrypt,
+    CbcDecrypt,
+}
+
+struct SimdMode<C: simdcrypt::aes::BlockCipher> {
+    kind: ModeKind,
+    ctr: simdcrypt::aes::Ctr<C>,
+    cbc: simdcrypt::aes::Cbc<C>,
+}
+
+impl<C: simdcrypt::aes::BlockCipher + Send> Op for SimdMode<C> {
+    fn run(&mut self, buf: &mut [u8], _out: &mut Out) -> usize {
+        match self.kind {
+            ModeKind::Ctr => self.ctr.apply_keystream(buf).expect("keystream left"),
+            ModeKind::CbcEncrypt => self.cbc.encrypt(buf).expect("whole blocks"),
+            ModeKind::CbcDecrypt => self.cbc.decrypt(buf).expect("whole blocks"),
+        }
+        0
+    }
+}
+
+macro_rules! simd_mode {
+    ($c:ty, $kind:expr) => {
+        Simd {
+            backends: |f| <$c>::backends(f).collect(),
+            make: |f| {
+                let key = CIPHER_KEY[..<$c as simdcrypt::aes::BlockCipher>::KEY_LEN]
+                    .try_into()
+                    .expect("key length");
+                Box::new(SimdMode {
+                    kind: $kind,
+                    ctr: simdcrypt::aes::Ctr::new(<$c>::new_with(f, key), &[0; 16]),
+                    cbc: simdcrypt::aes::Cbc::new(<$c>::new_with(f, key), &[0; 16]),
+                })
+            },
+        }
+    };
+}
+
 // ---------------------------------------------------------------------------------------------
 // ring and aws-lc-rs share an API for digests, HMAC and AEADs.
 
@@ -210,42 +259,54 @@ macro_rules! ring_like {
 ring_like!(ring_ops, ring);
 ring_like!(aws_ops, aws_lc_rs);
 
-/// aws-lc-rs's raw AES modes (ring has none public).
+/// aws-lc-rs's raw AES modes (ring has none public). Its API takes a new IV per message.
 mod aws_cipher {
     use super::*;
-    use ::aws_lc_rs::cipher::{AES_128, EncryptingKey, EncryptionContext, UnboundCipherKey};
+    use ::aws_lc_rs::cipher::{
+        AES_128, AES_256, DecryptingKey, DecryptionContext, EncryptingKey, EncryptionContext,
+        UnboundCipherKey,
+    };
     use ::aws_lc_rs::iv::FixedLength;
 
+    enum Key {
+        Enc(EncryptingKey),
+        Dec(DecryptingKey),
+    }
+
     pub struct Mode {
-        key: EncryptingKey,
+        key: Key,
         iv: u128,
     }
     impl Mode {
-        pub fn ctr() -> Self {
-            Self::new(EncryptingKey::ctr)
-        }
-        pub fn cbc() -> Self {
-            Self::new(EncryptingKey::cbc)
-        }
-        fn new(
-            mode: fn(UnboundCipherKey) -> Result<EncryptingKey, ::aws_lc_rs::error::Unspecified>,
-        ) -> Self {
-            let key = UnboundCipherKey::new(&AES_128, &[0x42; 16]).expect("AES-128 key");
-            Mode {
-                key: mode(key).expect("AES mode"),
-                iv: 0,
-            }
+        pub fn new(bits: usize, kind: ModeKind) -> Self {
+            let alg = if bits == 128 { &AES_128 } else { &AES_256 };
+            let unbound = || UnboundCipherKey::new(alg, &CIPHER_KEY[..bits / 8]).expect("AES key");
+            let key = match kind {
+                ModeKind::Ctr => Key::Enc(EncryptingKey::ctr(unbound()).expect("CTR")),
+                ModeKind::CbcEncrypt => Key::Enc(EncryptingKey::cbc(unbound()).expect("CBC")),
+                ModeKind::CbcDecrypt => Key::Dec(DecryptingKey::cbc(unbound()).expect("CBC")),
+            };
+            Mode { key, iv: 0 }
         }
     }
     impl Op for Mode {
         fn run(&mut self, buf: &mut [u8], _out: &mut Out) -> usize {
-            let ctx = EncryptionContext::Iv128(FixedLength::from(self.iv.to_be_bytes()));
+            let iv = FixedLength::from(self.iv.to_be_bytes());
             self.iv = self.iv.wrapping_add(1);
-            black_box(
-                self.key
-                    .less_safe_encrypt(buf, ctx)
-                    .expect("whole blocks for CBC"),
-            );
+            match &self.key {
+                Key::Enc(k) => {
+                    black_box(
+                        k.less_safe_encrypt(buf, EncryptionContext::Iv128(iv))
+                            .expect("whole blocks for CBC"),
+                    );
+                }
+                Key::Dec(k) => {
+                    black_box(
+                        k.decrypt(buf, DecryptionContext::Iv128(iv))
+                            .expect("whole blocks for CBC"),
+                    );
+                }
+            }
             0
         }
     }
@@ -257,7 +318,11 @@ mod aws_cipher {
 mod rustcrypto {
     use super::*;
     use aes_gcm::aead::{AeadInPlace, KeyInit};
-    use ctr::cipher::{BlockEncryptMut, KeyIvInit, StreamCipher, generic_array::GenericArray};
+    use ctr::cipher::inout::InOutBuf;
+    use ctr::cipher::{
+        BlockCipher, BlockDecryptMut, BlockEncryptMut, KeyIvInit, KeySizeUser, StreamCipher,
+        generic_array::GenericArray,
+    };
     use hmac::Mac;
 
     pub struct Digest<D>(PhantomData<fn() -> D>);
@@ -315,15 +380,8 @@ mod rustcrypto {
         }
     }
 
-    pub struct Ctr(ctr::Ctr128BE<aes::Aes128>);
-    impl Ctr {
-        pub fn boxed() -> Box<dyn Op> {
-            Box::new(Ctr(ctr::Ctr128BE::new(
-                &[0x42; 16].into(),
-                &[0u8; 16].into(),
-            )))
-        }
-    }
+    /// CTR with the 128-bit big-endian counter, boxed so one type serves both key sizes.
+    pub struct Ctr(Box<dyn StreamCipher + Send>);
     impl Op for Ctr {
         fn run(&mut self, buf: &mut [u8], _out: &mut Out) -> usize {
             self.0.apply_keystream(buf);
@@ -331,16 +389,9 @@ mod rustcrypto {
         }
     }
 
-    pub struct Cbc(cbc::Encryptor<aes::Aes128>);
-    impl Cbc {
-        pub fn boxed() -> Box<dyn Op> {
-            Box::new(Cbc(cbc::Encryptor::new(
-                &[0x42; 16].into(),
-                &[0u8; 16].into(),
-            )))
-        }
-    }
-    impl Op for Cbc {
+    /// CBC encryption or decryption (the decryptor's parallel block path).
+    pub struct Cbc<M>(M);
+    impl<A: BlockEncryptMut + BlockCipher + Send> Op for Cbc<cbc::Encryptor<A>> {
         fn run(&mut self, buf: &mut [u8], _out: &mut Out) -> usize {
             for block in buf.chunks_exact_mut(16) {
                 self.0
@@ -349,6 +400,40 @@ mod rustcrypto {
             0
         }
     }
+    impl<A: BlockDecryptMut + BlockCipher + Send> Op for Cbc<cbc::Decryptor<A>> {
+        fn run(&mut self, buf: &mut [u8], _out: &mut Out) -> usize {
+            let (blocks, _) = InOutBuf::from(buf).into_chunks();
+            self.0.decrypt_blocks_inout_mut(blocks);
+            0
+        }
+    }
+
+    macro_rules! modes {
+        ($m:ident, $aes:ty) => {
+            pub mod $m {
+                use super::*;
+                fn key() -> &'static [u8] {
+                    &CIPHER_KEY[..<$aes as KeySizeUser>::key_size()]
+                }
+                pub fn ctr() -> Box<dyn Op> {
+                    let c = ctr::Ctr128BE::<$aes>::new_from_slices(key(), &[0u8; 16]).expect("key");
+                    Box::new(Ctr(Box::new(c)))
+                }
+                pub fn cbc_encrypt() -> Box<dyn Op> {
+                    let c =
+                        cbc::Encryptor::<$aes>::new_from_slices(key(), &[0u8; 16]).expect("key");
+                    Box::new(Cbc(c))
+                }
+                pub fn cbc_decrypt() -> Box<dyn Op> {
+                    let c =
+                        cbc::Decryptor::<$aes>::new_from_slices(key(), &[0u8; 16]).expect("key");
+                    Box::new(Cbc(c))
+                }
+            }
+        };
+    }
+    modes!(aes128, aes::Aes128);
+    modes!(aes256, aes::Aes256);
 }
 
 fn peer(name: &'static str, make: fn() -> Box<dyn Op>) -> Peer {
@@ -550,22 +635,74 @@ pub fn registry() -> Vec<Algorithm> {
         Algorithm {
             name: "aes-128-ctr",
             granule: 1,
-            simdcrypt: None,
+            simdcrypt: Some(simd_mode!(simdcrypt::aes::Aes128, ModeKind::Ctr)),
             peers: vec![
-                peer("aws-lc-rs", || Box::new(aws_cipher::Mode::ctr())),
-                peer("rustcrypto", rustcrypto::Ctr::boxed),
+                peer("aws-lc-rs", || {
+                    Box::new(aws_cipher::Mode::new(128, ModeKind::Ctr))
+                }),
+                peer("rustcrypto", rustcrypto::aes128::ctr),
             ],
             openssl: OpensslCmd::Evp("aes-128-ctr"),
         },
         Algorithm {
             name: "aes-128-cbc",
             granule: 16,
-            simdcrypt: None,
+            simdcrypt: Some(simd_mode!(simdcrypt::aes::Aes128, ModeKind::CbcEncrypt)),
             peers: vec![
-                peer("aws-lc-rs", || Box::new(aws_cipher::Mode::cbc())),
-                peer("rustcrypto", rustcrypto::Cbc::boxed),
+                peer("aws-lc-rs", || {
+                    Box::new(aws_cipher::Mode::new(128, ModeKind::CbcEncrypt))
+                }),
+                peer("rustcrypto", rustcrypto::aes128::cbc_encrypt),
             ],
             openssl: OpensslCmd::Evp("aes-128-cbc"),
+        },
+        Algorithm {
+            name: "aes-128-cbc-decrypt",
+            granule: 16,
+            simdcrypt: Some(simd_mode!(simdcrypt::aes::Aes128, ModeKind::CbcDecrypt)),
+            peers: vec![
+                peer("aws-lc-rs", || {
+                    Box::new(aws_cipher::Mode::new(128, ModeKind::CbcDecrypt))
+                }),
+                peer("rustcrypto", rustcrypto::aes128::cbc_decrypt),
+            ],
+            openssl: OpensslCmd::EvpDecrypt("aes-128-cbc"),
+        },
+        Algorithm {
+            name: "aes-256-ctr",
+            granule: 1,
+            simdcrypt: Some(simd_mode!(simdcrypt::aes::Aes256, ModeKind::Ctr)),
+            peers: vec![
+                peer("aws-lc-rs", || {
+                    Box::new(aws_cipher::Mode::new(256, ModeKind::Ctr))
+                }),
+                peer("rustcrypto", rustcrypto::aes256::ctr),
+            ],
+            openssl: OpensslCmd::Evp("aes-256-ctr"),
+        },
+        Algorithm {
+            name: "aes-256-cbc",
+            granule: 16,
+            simdcrypt: Some(simd_mode!(simdcrypt::aes::Aes256, ModeKind::CbcEncrypt)),
+            peers: vec![
+                peer("aws-lc-rs", || {
+                    Box::new(aws_cipher::Mode::new(256, ModeKind::CbcEncrypt))
+                }),
+                peer("rustcrypto", rustcrypto::aes256::cbc_encrypt),
+            ],
+            openssl: OpensslCmd::Evp("aes-256-cbc"),
+        },
+        Algorithm {
+            name: "aes-256-cbc-decrypt",
+            granule: 16,
+            simdcrypt: Some(simd_mode!(simdcrypt::aes::Aes256, ModeKind::CbcDecrypt)),
+            peers: vec![
+                peer("aws-lc-rs", || {
+                    Box::new(aws_cipher::Mode::new(256, ModeKind::CbcDecrypt))
+                }),
+                peer("rustcrypto", rustcrypto::aes256::cbc_decrypt),
+            ],
+            openssl: OpensslCmd::EvpDecrypt("aes-256-cbc"),
         },
         Algorithm {
             name: "chacha20-poly1305",
@@ -620,7 +757,7 @@ mod tests {
                 let mut seen = Vec::new();
                 // aws-lc-rs's CTR and CBC take one IV per message, RustCrypto's continue the
                 // stream: compare the first message only there.
-                let streaming = alg.name.ends_with("-cbc") || alg.name.ends_with("-ctr");
+                let streaming = alg.name.starts_with("aes-") && !alg.name.ends_with("-gcm");
                 let messages = if streaming { 1 } else { 2 };
                 for m in 0..messages {
                     let mut buf: Vec<u8> = (0..1000 + 24 * m).map(|i| (i * 7 + m) as u8).collect();

@@ -58,6 +58,10 @@ crate::cpu::tokens! {
     Sha256Ce = "sha2,neon";
     /// ARMv8.2 SHA-512 instructions.
     Sha512Ce = "sha512,neon";
+    /// ARMv8 AES instructions (AESE/AESD/AESMC/AESIMC on NEON registers).
+    AesCe = "aes,neon";
+    /// Advanced SIMD alone: the vector-permute (`tbl`) AES kernel.
+    Neon = "neon";
 }
 
 /// Detected features as bits of `TABLE`.

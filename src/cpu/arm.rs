@@ -40,6 +40,8 @@ crate::cpu::tokens! {
     ArmSha2 = "sha2,neon";
     /// NEON (the SHA-512 kernel).
     ArmNeon = "neon";
+    /// AArch32 AES instructions (AESE/AESD/AESMC/AESIMC on NEON registers).
+    ArmAes = "aes,neon";
 }
 
 /// Detected features as bits of `TABLE`.

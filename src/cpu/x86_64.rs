@@ -58,6 +58,16 @@ crate::cpu::tokens! {
     ShaNi = "sha,sse2,ssse3,sse4.1";
     /// AVX2 with BMI2 (`rorx`): the message-schedule-vectorised SHA-2 kernels.
     Avx2Bmi2 = "avx2,avx,bmi2";
+    /// AES-NI with the SSE levels its kernels use (`pshufb` for the CTR counter).
+    AesNi = "aes,sse2,ssse3,sse4.1";
+    /// VAES on 256-bit registers (assembly kernels; the key schedule is AES-NI's).
+    VaesAvx2 = "vaes,aes,avx2,avx";
+    /// VAES on 512-bit registers (assembly kernels; the key schedule is AES-NI's).
+    VaesAvx512 = "avx512f,avx512vl,avx512bw,vaes,aes,avx2,avx";
+    /// SSSE3 byte shuffles: the vector-permute AES kernel.
+    Ssse3 = "ssse3,sse2";
+    /// AVX2 alone: the bitsliced AES kernel (logic, shifts and byte shuffles on 256 bits).
+    Avx2 = "avx2,avx";
 }
 
 const fn bit(reg: u32, n: u32) -> bool {

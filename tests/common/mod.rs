@@ -1,6 +1,7 @@
-//! Shared by the integration tests: the strict vector reader ([`vectors`]) and the helper that
-//! runs a test on every backend the machine has ([`for_each_backend`]), which fails when a
-//! backend the CPU supports was not exercised (DESIGN.md, house rule 7).
+//! Shared by the integration tests: the strict vector reader ([`vectors`]) and the helpers that
+//! run a test on every backend the machine has ([`for_each_backend`] for hashes,
+//! [`for_each_cipher_backend`] for AES), which fail when a backend the CPU supports was not
+//! exercised (DESIGN.md, house rule 7).
 //!
 //! Each test crate uses part of this module.
 #![allow(dead_code)]
@@ -10,6 +11,7 @@ pub mod vectors;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 
+use simdcrypt::aes::{Aes128, Aes192, Aes256, BlockCipher};
 use simdcrypt::cpu::Features;
 use simdcrypt::sha::{Digest, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 
@@ -68,35 +70,139 @@ macro_rules! for_each_hash {
     }};
 }
 
-/// Which backends ran, per hash, in this test process (for reports and the coverage test).
+/// An AES key type of `simdcrypt::aes` (`Aes128`, `Aes192`, `Aes256`) with the inherent
+/// functions the tests need (they are not in the `BlockCipher` trait).
+pub trait Cipher: BlockCipher + core::fmt::Debug + Sized + 'static {
+    /// The primitive's name for coverage reports (`"aes128"`, ...).
+    const NAME: &'static str;
+    /// `C::backends(features)`.
+    fn backends(features: Features) -> Vec<(&'static str, Features)>;
+    /// `C::backend_for(features)`.
+    fn backend_for(features: Features) -> &'static str;
+    /// `C::new_with(features, key)`; panics unless `key.len() == C::KEY_LEN`.
+    fn with(features: Features, key: &[u8]) -> Self;
+    /// `C::from_slice(key)` (best kernel, `SIMDCRYPT_DISABLE` applied).
+    fn from_slice(key: &[u8]) -> Result<Self, simdcrypt::Error>;
+    /// `C::encrypt_block`.
+    fn encrypt_block(&self, block: &mut [u8; 16]);
+    /// `C::decrypt_block`.
+    fn decrypt_block(&self, block: &mut [u8; 16]);
+    /// `C::encrypt_blocks`.
+    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]);
+    /// `C::decrypt_blocks`.
+    fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]);
+}
+
+macro_rules! cipher {
+    ($($t:ident => $name:literal),* $(,)?) => {$(
+        impl Cipher for $t {
+            const NAME: &'static str = $name;
+            fn backends(features: Features) -> Vec<(&'static str, Features)> {
+                $t::backends(features).collect()
+            }
+            fn backend_for(features: Features) -> &'static str {
+                $t::backend_for(features)
+            }
+            fn with(features: Features, key: &[u8]) -> Self {
+                let key = key.try_into().unwrap_or_else(|_| {
+                    panic!("{}: key of {} bytes", $name, key.len())
+                });
+                $t::new_with(features, key)
+            }
+            fn from_slice(key: &[u8]) -> Result<Self, simdcrypt::Error> {
+                $t::from_slice(key)
+            }
+            fn encrypt_block(&self, block: &mut [u8; 16]) {
+                $t::encrypt_block(self, block)
+            }
+            fn decrypt_block(&self, block: &mut [u8; 16]) {
+                $t::decrypt_block(self, block)
+            }
+            fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+                $t::encrypt_blocks(self, blocks)
+            }
+            fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+                $t::decrypt_blocks(self, blocks)
+            }
+        }
+    )*};
+}
+
+cipher! {
+    Aes128 => "aes128",
+    Aes192 => "aes192",
+    Aes256 => "aes256",
+}
+
+/// Calls `f` on each of the three AES key sizes (a generic "for all ciphers" loop).
+#[macro_export]
+macro_rules! for_each_cipher {
+    ($f:ident) => {{
+        use simdcrypt::aes::*;
+        $f::<Aes128>();
+        $f::<Aes192>();
+        $f::<Aes256>();
+    }};
+}
+
+/// Which backends ran, per primitive, in this test process (for reports and the coverage test).
 static RAN: Mutex<BTreeMap<&'static str, BTreeSet<&'static str>>> = Mutex::new(BTreeMap::new());
 
 /// Runs `f(name, features)` once for every backend of `H` reachable from
 /// `Features::detect()` (best first, `"soft"` last), where `features` makes `H::new_with`
 /// pick that backend. Afterwards it checks, independently of simdcrypt's own detection
 /// ([`expected_backends`]), that every backend the CPU supports ran, and panics otherwise.
-pub fn for_each_backend<H: Hash>(mut f: impl FnMut(&'static str, Features)) {
+pub fn for_each_backend<H: Hash>(f: impl FnMut(&'static str, Features)) {
+    run_on_backends(
+        H::NAME,
+        H::backends(Features::detect()),
+        |features| H::new_with(features).backend(),
+        f,
+    );
+}
+
+/// [`for_each_backend`] for an AES key size: runs `f(name, features)` once for every kernel of
+/// `C` reachable from `Features::detect()` (best first, the portable one last), where
+/// `C::with(features, key)` picks that kernel, then checks that every kernel the CPU supports
+/// ran ([`expected_backends`]) and panics otherwise.
+pub fn for_each_cipher_backend<C: Cipher>(f: impl FnMut(&'static str, Features)) {
+    let key = vec![0u8; C::KEY_LEN];
+    run_on_backends(
+        C::NAME,
+        C::backends(Features::detect()),
+        |features| C::with(features, &key).backend(),
+        f,
+    );
+}
+
+/// The loop behind [`for_each_backend`] and [`for_each_cipher_backend`]: `backend_of(features)`
+/// builds an object with `features` and returns the backend it reports.
+fn run_on_backends(
+    primitive: &'static str,
+    backends: Vec<(&'static str, Features)>,
+    backend_of: impl Fn(Features) -> &'static str,
+    mut f: impl FnMut(&'static str, Features),
+) {
     let mut ran = BTreeSet::new();
-    for (name, features) in H::backends(Features::detect()) {
-        let h = H::new_with(features);
+    for (name, features) in backends {
         assert_eq!(
-            h.backend(),
+            backend_of(features),
             name,
-            "{}: backends() promised {name} for {features:?}",
-            H::NAME
+            "{primitive}: backends() promised {name} for {features:?}"
         );
-        assert!(ran.insert(name), "{}: backend {name} listed twice", H::NAME);
+        assert!(ran.insert(name), "{primitive}: backend {name} listed twice");
         f(name, features);
     }
     RAN.lock()
         .unwrap_or_else(|e| e.into_inner())
-        .entry(H::NAME)
+        .entry(primitive)
         .or_default()
         .extend(ran.iter().copied());
-    check_coverage(H::NAME, &ran);
+    check_coverage(primitive, &ran);
 }
 
-/// Panics unless `ran` holds every backend [`expected_backends`] lists for `hash`.
+/// Panics unless `ran` holds every backend [`expected_backends`] lists for `hash` (a
+/// [`Hash::NAME`] or [`Cipher::NAME`]).
 pub fn check_coverage(hash: &str, ran: &BTreeSet<&'static str>) {
     let expected = expected_backends(hash);
     let missing: Vec<&str> = expected
@@ -117,24 +223,42 @@ pub fn ran_so_far() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     RAN.lock().unwrap_or_else(|e| e.into_inner()).clone()
 }
 
-/// The backends of `hash` (a [`Hash::NAME`]) this CPU supports, by std's feature detection
-/// (not simdcrypt's), less those that need a feature `SIMDCRYPT_DISABLE` names. `"soft"` is
-/// always there.
+/// The backends of `hash` (a [`Hash::NAME`] or [`Cipher::NAME`]) this CPU supports, by std's
+/// feature detection (not simdcrypt's), less those that need a feature `SIMDCRYPT_DISABLE`
+/// names. The portable kernel (`"soft"` for hashes, `"bitsliced-64"`/`"bitsliced-32"` for
+/// AES) is always there.
 ///
 /// Each entry is written here from the kernels' requirements, not read from simdcrypt:
 /// x86_64 SHA-NI needs sha+sse4.1+ssse3 (sse2 is baseline), AVX2 needs avx2+bmi2 (and avx);
 /// aarch64 SHA-1/SHA-256 need FEAT_SHA1+FEAT_SHA256 (std "sha2"), SHA-512 needs FEAT_SHA512
 /// (std "sha3"); armv7 SHA-1/SHA-256 need the AArch32 SHA1/SHA2 hwcaps (which work on NEON
-/// registers, so NEON too), the SHA-512 kernel needs NEON.
+/// registers, so NEON too), the SHA-512 kernel needs NEON. AES: see `aes_backends`.
 pub fn expected_backends(hash: &str) -> Vec<&'static str> {
     let disabled = env_disabled();
-    let mut out = vec!["soft"];
+    let mut out = vec![portable_backend(hash)];
     for (backend, supported, needs) in hardware_backends(hash) {
         if supported && !needs.iter().any(|n| disabled.contains(*n)) {
             out.push(backend);
         }
     }
     out
+}
+
+/// The portable kernel's name for `primitive` on this target.
+pub fn portable_backend(primitive: &str) -> &'static str {
+    if is_aes(primitive) {
+        if cfg!(target_pointer_width = "64") {
+            "bitsliced-64"
+        } else {
+            "bitsliced-32"
+        }
+    } else {
+        "soft"
+    }
+}
+
+fn is_aes(primitive: &str) -> bool {
+    matches!(primitive, "aes128" | "aes192" | "aes256")
 }
 
 /// `SIMDCRYPT_DISABLE` as a set of feature names (trimmed, lower case, aliases expanded).
@@ -153,6 +277,8 @@ pub fn env_disabled() -> BTreeSet<String> {
             "sse4_1" => &["sse4.1"],
             #[cfg(target_arch = "x86_64")]
             "avx-512" | "avx512" => &["avx512f"],
+            #[cfg(target_arch = "x86_64")]
+            "aesni" | "aes-ni" => &["aes"],
             #[cfg(any(target_arch = "aarch64", target_arch = "arm"))]
             "asimd" => &["neon"],
             #[cfg(any(target_arch = "aarch64", target_arch = "arm"))]
@@ -172,6 +298,9 @@ type HwBackend = (&'static str, bool, &'static [&'static str]);
 
 #[cfg(target_arch = "x86_64")]
 fn hardware_backends(hash: &str) -> Vec<HwBackend> {
+    if is_aes(hash) {
+        return aes_backends();
+    }
     let shani = std::is_x86_feature_detected!("sha")
         && std::is_x86_feature_detected!("sse4.1")
         && std::is_x86_feature_detected!("ssse3");
@@ -188,6 +317,9 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
 
 #[cfg(target_arch = "aarch64")]
 fn hardware_backends(hash: &str) -> Vec<HwBackend> {
+    if is_aes(hash) {
+        return aes_backends();
+    }
     let sha2 = std::arch::is_aarch64_feature_detected!("sha2");
     let sha3 = std::arch::is_aarch64_feature_detected!("sha3");
     match hash {
@@ -202,6 +334,9 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
 
 #[cfg(target_arch = "arm")]
 fn hardware_backends(hash: &str) -> Vec<HwBackend> {
+    if is_aes(hash) {
+        return aes_backends();
+    }
     let (hwcap, hwcap2) = arm_hwcaps();
     // Linux arch/arm/include/uapi/asm/hwcap.h: HWCAP_NEON = 1 << 12; HWCAP2_SHA1 = 1 << 2,
     // HWCAP2_SHA2 = 1 << 3.
@@ -216,6 +351,54 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
         }
         _ => panic!("unknown hash {hash}"),
     }
+}
+
+/// The AES kernels of x86_64, best first (the portable one is added by [`expected_backends`]):
+/// VAES on zmm needs vaes+aes with AVX-512 F/VL/BW and AVX2; VAES on ymm needs vaes+aes+avx2;
+/// AES-NI needs aes with SSE2..SSE4.1; the bitsliced AVX2 kernel needs avx2 (and avx); vpaes
+/// needs SSSE3.
+#[cfg(target_arch = "x86_64")]
+fn aes_backends() -> Vec<HwBackend> {
+    use std::is_x86_feature_detected as has;
+    let vaes_avx2 = has!("vaes") && has!("aes") && has!("avx2") && has!("avx");
+    let vaes_avx512 = vaes_avx2 && has!("avx512f") && has!("avx512vl") && has!("avx512bw");
+    let aesni = has!("aes") && has!("sse2") && has!("ssse3") && has!("sse4.1");
+    let avx2 = has!("avx2") && has!("avx");
+    let ssse3 = has!("ssse3") && has!("sse2");
+    vec![
+        (
+            "vaes-avx512",
+            vaes_avx512,
+            &[
+                "avx512f", "avx512vl", "avx512bw", "vaes", "aes", "avx2", "avx",
+            ],
+        ),
+        ("vaes-avx2", vaes_avx2, &["vaes", "aes", "avx2", "avx"]),
+        ("aes-ni", aesni, &["aes", "sse2", "ssse3", "sse4.1"]),
+        ("bitsliced-avx2", avx2, &["avx2", "avx"]),
+        ("vpaes-ssse3", ssse3, &["ssse3", "sse2"]),
+    ]
+}
+
+/// The AES kernels of aarch64: ARMv8 AESE/AESD (FEAT_AES, std "aes"), vpaes on NEON.
+#[cfg(target_arch = "aarch64")]
+fn aes_backends() -> Vec<HwBackend> {
+    let neon = std::arch::is_aarch64_feature_detected!("neon");
+    let aes = neon && std::arch::is_aarch64_feature_detected!("aes");
+    vec![
+        ("armv8-ce", aes, &["aes", "neon"]),
+        ("vpaes-neon", neon, &["neon"]),
+    ]
+}
+
+/// The AES kernels of armv7: the AArch32 AES instructions (HWCAP2_AES, on NEON registers).
+#[cfg(target_arch = "arm")]
+fn aes_backends() -> Vec<HwBackend> {
+    let (hwcap, hwcap2) = arm_hwcaps();
+    // Linux arch/arm/include/uapi/asm/hwcap.h: HWCAP_NEON = 1 << 12, HWCAP2_AES = 1 << 0.
+    let neon = hwcap & (1 << 12) != 0;
+    let aes = neon && hwcap2 & 1 != 0;
+    vec![("armv7-ce", aes, &["aes", "neon"])]
 }
 
 /// `(AT_HWCAP, AT_HWCAP2)` from the C library (not /proc, so that the `CROSS_HWCAP_HIDE`

@@ -1,0 +1,131 @@
+//! CTR mode (NIST SP 800-38A §6.5) with the whole 16-byte counter block as one 128-bit
+//! big-endian integer, incremented mod 2^128 — the "standard incrementing function" of
+//! SP 800-38A appendix B.1 with m = 128, as SSH's `aes*-ctr` (RFC 4344 §4) uses it.
+
+use super::BlockCipher;
+use crate::Error;
+
+/// AES in counter mode, streaming: [`Ctr::apply_keystream`] continues where the previous
+/// call stopped, at any byte offset.
+///
+/// Encryption and decryption are the same operation. The counter runs through all 2^128
+/// values, wrapping from `ff…ff` to `00…00` as SP 800-38A and RFC 4344 define it; only
+/// after 2^128 − 1 blocks of keystream would a counter value repeat, and a call that would
+/// go past that returns `Err(CounterExhausted)` without touching its data.
+///
+/// ```
+/// use simdcrypt::aes::{Aes128, Ctr};
+///
+/// // SP 800-38A F.5.1, first block.
+/// let key = [0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6,
+///            0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c];
+/// let iv = [0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7,
+///           0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff];
+/// let mut data = [0x6b, 0xc1, 0xbe, 0xe2, 0x2e, 0x40, 0x9f, 0x96,
+///                 0xe9, 0x3d, 0x7e, 0x11, 0x73, 0x93, 0x17, 0x2a];
+/// Ctr::new(Aes128::new(&key), &iv).apply_keystream(&mut data)?;
+/// assert_eq!(data[..4], [0x87, 0x4d, 0x61, 0x91]);
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+pub struct Ctr<C: BlockCipher> {
+    cipher: C,
+    /// The counter block of the next whole block of keystream.
+    ctr: [u8; 16],
+    /// Keystream of the block before `ctr`; bytes `pos..16` are unused.
+    ks: [u8; 16],
+    pos: usize,
+    /// Whole blocks of keystream that may still be generated (2^128 − 1 at the start).
+    left: u128,
+}
+
+impl<C: BlockCipher> Ctr<C> {
+    /// Starts the keystream at counter block `iv`.
+    pub fn new(cipher: C, iv: &[u8; 16]) -> Self {
+        Ctr {
+            cipher,
+            ctr: *iv,
+            ks: [0; 16],
+            pos: 16,
+            left: u128::MAX,
+        }
+    }
+
+    /// XORs the next `data.len()` bytes of keystream into `data`.
+    pub fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
+        // Whole blocks needed beyond the buffered keystream.
+        let buffered = 16 - self.pos;
+        let need = (data.len().saturating_sub(buffered) as u128).div_ceil(16);
+        if need > self.left {
+            return Err(Error::CounterExhausted);
+        }
+        let mut data = data;
+        // 1. What is left of the buffered block.
+        let n = buffered.min(data.len());
+        for (d, k) in data[..n].iter_mut().zip(&self.ks[self.pos..]) {
+            *d ^= k;
+        }
+        self.pos += n;
+        data = &mut data[n..];
+        if data.is_empty() {
+            return Ok(());
+        }
+        // 2. Whole blocks, straight through the kernel.
+        let kernel = self.cipher.cipher().kernel();
+        let whole = data.len() & !15;
+        let (body, tail) = data.split_at_mut(whole);
+        if !body.is_empty() {
+            kernel.ctr(&mut self.ctr, body);
+            self.left -= (whole / 16) as u128;
+        }
+        // 3. A partial block: generate one keystream block, keep the rest.
+        if !tail.is_empty() {
+            self.ks = [0; 16];
+            kernel.ctr(&mut self.ctr, &mut self.ks);
+            self.left -= 1;
+            for (d, k) in tail.iter_mut().zip(&self.ks) {
+                *d ^= k;
+            }
+            self.pos = tail.len();
+        }
+        Ok(())
+    }
+
+    /// Like [`Self::apply_keystream`], reading `input` and writing `output`, which must have
+    /// the same length (`Err(InvalidLength)` otherwise, with nothing written).
+    pub fn apply_keystream_b2b(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        if input.len() != output.len() {
+            return Err(Error::InvalidLength);
+        }
+        output.copy_from_slice(input);
+        let r = self.apply_keystream(output);
+        if r.is_err() {
+            output.fill(0);
+        }
+        r
+    }
+
+    /// The counter block of the next whole keystream block (public information: the IV
+    /// advanced by the blocks used so far).
+    pub fn counter(&self) -> [u8; 16] {
+        self.ctr
+    }
+
+    /// The kernel this key uses.
+    pub fn backend(&self) -> &'static str {
+        self.cipher.backend()
+    }
+}
+
+impl<C: BlockCipher> Drop for Ctr<C> {
+    fn drop(&mut self) {
+        crate::wipe::wipe(&mut self.ks);
+    }
+}
+
+impl<C: BlockCipher> core::fmt::Debug for Ctr<C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Ctr")
+            .field("backend", &self.backend())
+            .finish()
+    }
+}
