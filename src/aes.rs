@@ -340,7 +340,37 @@ enum Inner {
 
 mod sealed {
     use super::{Backend, Inner, Kernel};
+
     use crate::cpu::{Dispatch, Features};
+
+    /// `on_kernel!(cipher, k => expr)`: `expr` with `k` bound to the key's kernel, one match
+    /// arm per kernel (static dispatch: the kernel's safe wrapper can inline into the caller).
+    macro_rules! on_kernel {
+        ($self:expr, $k:ident => $body:expr) => {
+            match &$self.inner {
+                #[cfg(target_arch = "x86_64")]
+                Inner::Avx2Bs($k) => $body,
+                #[cfg(target_pointer_width = "64")]
+                Inner::Soft64($k) => $body,
+                #[cfg(target_pointer_width = "32")]
+                Inner::Soft32($k) => $body,
+                #[cfg(target_arch = "aarch64")]
+                Inner::ArmV8Ce($k) => $body,
+                #[cfg(target_arch = "arm")]
+                Inner::ArmV7Ce($k) => $body,
+                #[cfg(target_arch = "x86_64")]
+                Inner::VaesAvx512($k) => $body,
+                #[cfg(target_arch = "x86_64")]
+                Inner::VaesAvx2($k) => $body,
+                #[cfg(target_arch = "x86_64")]
+                Inner::AesNi($k) => $body,
+                #[cfg(target_arch = "x86_64")]
+                Inner::VpaesSsse3($k) => $body,
+                #[cfg(target_arch = "aarch64")]
+                Inner::VpaesNeon($k) => $body,
+            }
+        };
+    }
 
     /// A key of any size, expanded for its kernel. Public only inside this private module,
     /// so that [`super::BlockCipher`] can name it without making it part of the API.
@@ -388,31 +418,35 @@ mod sealed {
             Cipher { inner, backend }
         }
 
-        /// The kernel, chosen once per key: callers match here once per message.
+        /// Runs `$body` with `$k` bound to this key's kernel: one match per call (per message,
+        /// never per block), static dispatch into the kernel's safe wrapper.
         #[inline]
-        pub(crate) fn kernel(&self) -> &dyn Kernel {
-            match self.inner {
-                #[cfg(target_arch = "x86_64")]
-                Inner::Avx2Bs(ref k) => k,
-                #[cfg(target_pointer_width = "64")]
-                Inner::Soft64(ref k) => k,
-                #[cfg(target_pointer_width = "32")]
-                Inner::Soft32(ref k) => k,
-                #[cfg(target_arch = "aarch64")]
-                Inner::ArmV8Ce(ref k) => k,
-                #[cfg(target_arch = "arm")]
-                Inner::ArmV7Ce(ref k) => k,
-                #[cfg(target_arch = "x86_64")]
-                Inner::VaesAvx512(ref k) => k,
-                #[cfg(target_arch = "x86_64")]
-                Inner::VaesAvx2(ref k) => k,
-                #[cfg(target_arch = "x86_64")]
-                Inner::AesNi(ref k) => k,
-                #[cfg(target_arch = "x86_64")]
-                Inner::VpaesSsse3(ref k) => k,
-                #[cfg(target_arch = "aarch64")]
-                Inner::VpaesNeon(ref k) => k,
-            }
+        pub(crate) fn encrypt(&self, data: &mut [u8]) {
+            on_kernel!(self, k => k.encrypt(data))
+        }
+        #[inline]
+        pub(crate) fn decrypt(&self, data: &mut [u8]) {
+            on_kernel!(self, k => k.decrypt(data))
+        }
+        #[inline]
+        pub(crate) fn ctr(&self, ctr: &mut [u8; 16], data: &mut [u8]) {
+            on_kernel!(self, k => k.ctr(ctr, data))
+        }
+        #[inline]
+        pub(crate) fn cbc_encrypt(&self, iv: &mut [u8; 16], data: &mut [u8]) {
+            on_kernel!(self, k => k.cbc_encrypt(iv, data))
+        }
+        #[inline]
+        pub(crate) fn cbc_decrypt(&self, iv: &mut [u8; 16], data: &mut [u8]) {
+            on_kernel!(self, k => k.cbc_decrypt(iv, data))
+        }
+        #[inline]
+        pub(crate) fn ige_encrypt(&self, iv: &mut [u8; 32], data: &mut [u8]) {
+            on_kernel!(self, k => k.ige_encrypt(iv, data))
+        }
+        #[inline]
+        pub(crate) fn ige_decrypt(&self, iv: &mut [u8; 32], data: &mut [u8]) {
+            on_kernel!(self, k => k.ige_decrypt(iv, data))
         }
     }
 
@@ -462,25 +496,25 @@ macro_rules! aes_type {
             /// Encrypts one block in place.
             #[inline]
             pub fn encrypt_block(&self, block: &mut [u8; 16]) {
-                self.c.kernel().encrypt(block);
+                self.c.encrypt(block);
             }
 
             /// Decrypts one block in place.
             #[inline]
             pub fn decrypt_block(&self, block: &mut [u8; 16]) {
-                self.c.kernel().decrypt(block);
+                self.c.decrypt(block);
             }
 
             /// Encrypts each block in place (ECB); independent blocks run in parallel.
             #[inline]
             pub fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
-                self.c.kernel().encrypt(blocks.as_flattened_mut());
+                self.c.encrypt(blocks.as_flattened_mut());
             }
 
             /// Decrypts each block in place (ECB).
             #[inline]
             pub fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
-                self.c.kernel().decrypt(blocks.as_flattened_mut());
+                self.c.decrypt(blocks.as_flattened_mut());
             }
 
             /// The kernel this key uses (e.g. `"aes-ni"`, `"bitsliced-64"`).

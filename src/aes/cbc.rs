@@ -42,10 +42,7 @@ impl<C: BlockCipher> Cbc<C> {
         if data.len() % 16 != 0 {
             return Err(Error::InvalidLength);
         }
-        self.cipher
-            .cipher()
-            .kernel()
-            .cbc_encrypt(&mut self.iv, data);
+        self.cipher.cipher().cbc_encrypt(&mut self.iv, data);
         Ok(())
     }
 
@@ -55,10 +52,7 @@ impl<C: BlockCipher> Cbc<C> {
         if data.len() % 16 != 0 {
             return Err(Error::InvalidLength);
         }
-        self.cipher
-            .cipher()
-            .kernel()
-            .cbc_decrypt(&mut self.iv, data);
+        self.cipher.cipher().cbc_decrypt(&mut self.iv, data);
         Ok(())
     }
 

@@ -51,7 +51,24 @@ impl<C: BlockCipher> Ctr<C> {
     }
 
     /// XORs the next `data.len()` bytes of keystream into `data`.
+    #[inline]
     pub fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
+        // The common case — no keystream left over, whole blocks (e.g. every SSH packet, or
+        // a 16-byte message) — goes straight to the kernel.
+        if self.pos == 16 && data.len() % 16 == 0 {
+            let blocks = (data.len() / 16) as u128;
+            if blocks > self.left {
+                return Err(Error::CounterExhausted);
+            }
+            self.left -= blocks;
+            self.cipher.cipher().ctr(&mut self.ctr, data);
+            return Ok(());
+        }
+        self.apply_unaligned(data)
+    }
+
+    /// [`Self::apply_keystream`] when keystream is buffered or `data` ends mid-block.
+    fn apply_unaligned(&mut self, data: &mut [u8]) -> Result<(), Error> {
         // Whole blocks needed beyond the buffered keystream.
         let buffered = 16 - self.pos;
         let need = (data.len().saturating_sub(buffered) as u128).div_ceil(16);
@@ -70,17 +87,17 @@ impl<C: BlockCipher> Ctr<C> {
             return Ok(());
         }
         // 2. Whole blocks, straight through the kernel.
-        let kernel = self.cipher.cipher().kernel();
+        let cipher = self.cipher.cipher();
         let whole = data.len() & !15;
         let (body, tail) = data.split_at_mut(whole);
         if !body.is_empty() {
-            kernel.ctr(&mut self.ctr, body);
+            cipher.ctr(&mut self.ctr, body);
             self.left -= (whole / 16) as u128;
         }
         // 3. A partial block: generate one keystream block, keep the rest.
         if !tail.is_empty() {
             self.ks = [0; 16];
-            kernel.ctr(&mut self.ctr, &mut self.ks);
+            cipher.ctr(&mut self.ctr, &mut self.ks);
             self.left -= 1;
             for (d, k) in tail.iter_mut().zip(&self.ks) {
                 *d ^= k;

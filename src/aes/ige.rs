@@ -31,10 +31,7 @@ impl<C: BlockCipher> Ige<C> {
         if data.len() % 16 != 0 {
             return Err(Error::InvalidLength);
         }
-        self.cipher
-            .cipher()
-            .kernel()
-            .ige_encrypt(&mut self.iv, data);
+        self.cipher.cipher().ige_encrypt(&mut self.iv, data);
         Ok(())
     }
 
@@ -44,10 +41,7 @@ impl<C: BlockCipher> Ige<C> {
         if data.len() % 16 != 0 {
             return Err(Error::InvalidLength);
         }
-        self.cipher
-            .cipher()
-            .kernel()
-            .ige_decrypt(&mut self.iv, data);
+        self.cipher.cipher().ige_decrypt(&mut self.iv, data);
         Ok(())
     }
 
