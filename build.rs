@@ -17,8 +17,13 @@ const ASM: &[(&str, &str)] = &[
     ("arm", "arm/sha512_neon.S"),
     // x86_64 VAES AES kernels (src/aes/x86_64_vaes.rs).
     ("x86_64", "x86_64/aes_vaes.S"),
+    // x86_64 VPCLMULQDQ GHASH kernels (src/ghash/x86_64_vclmul.rs).
+    ("x86_64", "x86_64/ghash_vclmul.S"),
     // armv7 AES crypto-extension kernel (src/aes/arm.rs).
     ("arm", "arm/aes_armv8.S"),
+    // armv7 GHASH kernels: VMULL.P64 and NEON VMULL.P8 (src/ghash/arm.rs).
+    ("arm", "arm/ghash_armv8.S"),
+    ("arm", "arm/ghash_neon.S"),
 ];
 
 fn main() {

@@ -338,7 +338,7 @@ enum Inner {
     VpaesNeon(aarch64_neon::VpaesNeon),
 }
 
-mod sealed {
+pub(crate) mod sealed {
     use super::{Backend, Inner, Kernel};
 
     use crate::cpu::{Dispatch, Features};

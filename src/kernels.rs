@@ -1,7 +1,7 @@
 //! `kernels()`: which kernel each primitive would use now.
 
 use crate::cpu::Features;
-use crate::{aes, sha};
+use crate::{aead, aes, sha};
 
 /// One primitive and the kernel it would use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +31,9 @@ pub fn kernels_with(f: Features) -> impl Iterator<Item = Kernel> {
         ("aes-128", aes::Aes128::backend_for(f)),
         ("aes-192", aes::Aes192::backend_for(f)),
         ("aes-256", aes::Aes256::backend_for(f)),
+        ("aes-128-gcm", aead::Aes128Gcm::backend_for(f)),
+        ("aes-192-gcm", aead::Aes192Gcm::backend_for(f)),
+        ("aes-256-gcm", aead::Aes256Gcm::backend_for(f)),
     ];
     list.into_iter()
         .map(|(primitive, backend)| Kernel { primitive, backend })

@@ -49,10 +49,12 @@ extern crate std;
 
 #[cfg(test)]
 mod abi_test;
+pub mod aead;
 pub mod aes;
 pub mod cpu;
 mod ct;
 mod error;
+mod ghash;
 pub mod hkdf;
 pub mod hmac;
 mod kernels;

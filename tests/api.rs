@@ -151,14 +151,17 @@ fn features_only_shrink() {
     assert!(hw.without_all(hw).is_empty());
     assert_eq!(hw.without_all(Features::none()), hw);
     // No primitive picks an accelerated kernel from no features: the portable one is
-    // "soft" for hashes and the fixsliced "bitsliced-{64,32}" for AES.
-    let portable_aes = if cfg!(target_pointer_width = "64") {
-        "bitsliced-64"
+    // "soft" for hashes, the fixsliced "bitsliced-{64,32}" for AES, and that with the
+    // "ctmul-{64,32}" GHASH for AES-GCM.
+    let (portable_aes, portable_gcm) = if cfg!(target_pointer_width = "64") {
+        ("bitsliced-64", "bitsliced-64+ctmul-64")
     } else {
-        "bitsliced-32"
+        ("bitsliced-32", "bitsliced-32+ctmul-32")
     };
     for k in simdcrypt::kernels_with(Features::none()) {
-        let want = if k.primitive.starts_with("aes-") {
+        let want = if k.primitive.ends_with("-gcm") {
+            portable_gcm
+        } else if k.primitive.starts_with("aes-") {
             portable_aes
         } else {
             "soft"

@@ -143,7 +143,9 @@ impl Report {
 
     fn grid(&self, cell: impl Fn(&Figure) -> String, ratios: bool) -> String {
         let mut s = String::new();
-        s.push_str(&format!("{:<18}", "type"));
+        // As wide as the longest name plus a space (at least 18, openssl speed's width).
+        let w = self.name_width();
+        s.push_str(&format!("{:<w$}", "type"));
         if self.compare {
             s.push_str(&format!("{:<13}", "impl"));
         }
@@ -160,7 +162,7 @@ impl Report {
                 .collect();
             i += group.len();
             for r in &group {
-                s.push_str(&format!("{:<18}", r.algorithm));
+                s.push_str(&format!("{:<w$}", r.algorithm));
                 if self.compare {
                     s.push_str(&format!("{:<13}", r.implementation));
                 }
@@ -189,6 +191,16 @@ impl Report {
         s
     }
 
+    /// The width of the algorithm column.
+    fn name_width(&self) -> usize {
+        self.rows
+            .iter()
+            .map(|r| r.algorithm.len() + 1)
+            .max()
+            .unwrap_or(0)
+            .max(18)
+    }
+
     /// simdcrypt ÷ the best peer, per size.
     fn ratio_row(&self, group: &[&Row]) -> Option<String> {
         let ours = group
@@ -203,7 +215,8 @@ impl Report {
         if peers.is_empty() {
             return None;
         }
-        let mut s = format!("{:<18}{:<13}", group[0].algorithm, "÷best peer");
+        let w = self.name_width();
+        let mut s = format!("{:<w$}{:<13}", group[0].algorithm, "÷best peer");
         for (k, o) in ours.iter().enumerate() {
             let best = peers
                 .iter()

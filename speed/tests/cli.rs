@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use simdcrypt::aead::Aes128Gcm;
 use simdcrypt::cpu::Features;
 use simdcrypt::sha::{Sha1, Sha256, Sha512};
 
@@ -203,7 +204,7 @@ fn json_has_every_figure_with_its_context() {
         "-evp",
         "sha256",
         "-evp",
-        "aes-128-gcm",
+        "chacha20-poly1305",
         "-bytes",
         "256",
         "-seconds",
@@ -243,17 +244,20 @@ fn json_has_every_figure_with_its_context() {
         "sha256 ring",
         "sha256 aws-lc-rs",
         "sha256 rustcrypto",
-        "aes-128-gcm ring",
-        "aes-128-gcm aws-lc-rs",
-        "aes-128-gcm rustcrypto",
+        "chacha20-poly1305 ring",
+        "chacha20-poly1305 aws-lc-rs",
+        "chacha20-poly1305 rustcrypto",
     ] {
         assert!(seen.iter().any(|s| s == want), "{want} missing: {seen:?}");
     }
     assert!(
-        !seen.iter().any(|s| s == "aes-128-gcm simdcrypt"),
+        !seen.iter().any(|s| s == "chacha20-poly1305 simdcrypt"),
         "faked: {seen:?}"
     );
-    assert_eq!(v["not_implemented"], serde_json::json!(["aes-128-gcm"]));
+    assert_eq!(
+        v["not_implemented"],
+        serde_json::json!(["chacha20-poly1305"])
+    );
 }
 
 /// Without `openssl` on PATH, `--compare` still measures the compiled-in peers and says
@@ -453,7 +457,17 @@ fn cpu_report_follows_simdcrypt_disable() {
             assert_eq!(got.split_whitespace().next(), Some(want), "{name}: {got}");
         }
         let gcm = &lines.iter().find(|(n, _)| n == "aes-128-gcm").unwrap().1;
-        assert_eq!(gcm, "not implemented yet");
+        assert_eq!(
+            gcm.split_whitespace().next(),
+            Some(Aes128Gcm::backend_for(f)),
+            "{gcm}"
+        );
+        let cc = &lines
+            .iter()
+            .find(|(n, _)| n == "chacha20-poly1305")
+            .unwrap()
+            .1;
+        assert_eq!(cc, "not implemented yet");
     }
     if Sha256::backend_for(hw) != Sha256::backend_for(without) {
         assert_ne!(
@@ -508,8 +522,8 @@ fn backend_forces_a_kernel_or_fails_with_the_choices() {
         "{e}"
     );
 
-    // simdcrypt has no AES yet: nothing to force.
-    let out = run(&["-evp", "aes-128-gcm", "-backend", "soft"]);
+    // simdcrypt has no ChaCha20-Poly1305 yet: nothing to force.
+    let out = run(&["-evp", "chacha20-poly1305", "-backend", "soft"]);
     assert_eq!(out.status.code(), Some(2));
 }
 

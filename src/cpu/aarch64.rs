@@ -62,6 +62,8 @@ crate::cpu::tokens! {
     AesCe = "aes,neon";
     /// Advanced SIMD alone: the vector-permute (`tbl`) AES kernel.
     Neon = "neon";
+    /// ARMv8 PMULL/PMULL2 (64-bit carry-less multiply): the GHASH kernel.
+    Pmull = "pmull,neon";
 }
 
 /// Detected features as bits of `TABLE`.

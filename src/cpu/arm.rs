@@ -42,6 +42,8 @@ crate::cpu::tokens! {
     ArmNeon = "neon";
     /// AArch32 AES instructions (AESE/AESD/AESMC/AESIMC on NEON registers).
     ArmAes = "aes,neon";
+    /// AArch32 VMULL.P64 (64-bit carry-less multiply): the GHASH kernel.
+    ArmPmull = "pmull,neon";
 }
 
 /// Detected features as bits of `TABLE`.

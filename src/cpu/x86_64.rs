@@ -68,6 +68,12 @@ crate::cpu::tokens! {
     Ssse3 = "ssse3,sse2";
     /// AVX2 alone: the bitsliced AES kernel (logic, shifts and byte shuffles on 256 bits).
     Avx2 = "avx2,avx";
+    /// PCLMULQDQ with `pshufb` (SSSE3): the 128-bit GHASH kernel.
+    Clmul = "pclmulqdq,sse2,ssse3";
+    /// VPCLMULQDQ on 512-bit registers (assembly GHASH kernel; powers of H from `Clmul`'s code).
+    VpclmulAvx512 = "avx512f,avx512vl,avx512bw,vpclmulqdq,pclmulqdq,avx2,avx";
+    /// VPCLMULQDQ on 256-bit registers (assembly GHASH kernel; powers of H from `Clmul`'s code).
+    VpclmulAvx2 = "vpclmulqdq,pclmulqdq,avx2,avx";
 }
 
 const fn bit(reg: u32, n: u32) -> bool {

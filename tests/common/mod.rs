@@ -6,6 +6,8 @@
 //! Each test crate uses part of this module.
 #![allow(dead_code)]
 
+pub mod gcm;
+pub mod gcm_ref;
 pub mod vectors;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -202,13 +204,26 @@ fn run_on_backends(
 }
 
 /// Panics unless `ran` holds every backend [`expected_backends`] lists for `hash` (a
-/// [`Hash::NAME`] or [`Cipher::NAME`]).
+/// [`Hash::NAME`], [`Cipher::NAME`] or AES-GCM name). AES-GCM backends are pairs
+/// `"<aes>+<ghash>"`: each half counts as a kernel that ran.
 pub fn check_coverage(hash: &str, ran: &BTreeSet<&'static str>) {
     let expected = expected_backends(hash);
+    let ran_kernels: BTreeSet<&'static str> = if is_gcm(hash) {
+        ran.iter()
+            .flat_map(|n| {
+                let (aes, ghash) = n
+                    .split_once('+')
+                    .unwrap_or_else(|| panic!("{hash}: backend {n:?} is not \"<aes>+<ghash>\""));
+                [aes, ghash]
+            })
+            .collect()
+    } else {
+        ran.clone()
+    };
     let missing: Vec<&str> = expected
         .iter()
         .copied()
-        .filter(|b| !ran.contains(b))
+        .filter(|b| !ran_kernels.contains(b))
         .collect();
     assert!(
         missing.is_empty(),
@@ -226,7 +241,9 @@ pub fn ran_so_far() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
 /// The backends of `hash` (a [`Hash::NAME`] or [`Cipher::NAME`]) this CPU supports, by std's
 /// feature detection (not simdcrypt's), less those that need a feature `SIMDCRYPT_DISABLE`
 /// names. The portable kernel (`"soft"` for hashes, `"bitsliced-64"`/`"bitsliced-32"` for
-/// AES) is always there.
+/// AES, `"ctmul-64"`/`"ctmul-32"` for GHASH) is always there. For AES-GCM
+/// (`"aes128-gcm"`, ...) the list holds the AES kernels followed by the GHASH kernels (the
+/// primitive `"ghash"`): every one of them must appear in some `"<aes>+<ghash>"` pair.
 ///
 /// Each entry is written here from the kernels' requirements, not read from simdcrypt:
 /// x86_64 SHA-NI needs sha+sse4.1+ssse3 (sse2 is baseline), AVX2 needs avx2+bmi2 (and avx);
@@ -234,6 +251,11 @@ pub fn ran_so_far() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
 /// (std "sha3"); armv7 SHA-1/SHA-256 need the AArch32 SHA1/SHA2 hwcaps (which work on NEON
 /// registers, so NEON too), the SHA-512 kernel needs NEON. AES: see `aes_backends`.
 pub fn expected_backends(hash: &str) -> Vec<&'static str> {
+    if is_gcm(hash) {
+        let mut out = expected_backends("aes128");
+        out.extend(expected_backends("ghash"));
+        return out;
+    }
     let disabled = env_disabled();
     let mut out = vec![portable_backend(hash)];
     for (backend, supported, needs) in hardware_backends(hash) {
@@ -244,9 +266,22 @@ pub fn expected_backends(hash: &str) -> Vec<&'static str> {
     out
 }
 
-/// The portable kernel's name for `primitive` on this target.
+/// The portable kernel's name for `primitive` on this target (for AES-GCM, the pair of the
+/// portable AES and GHASH kernels).
 pub fn portable_backend(primitive: &str) -> &'static str {
-    if is_aes(primitive) {
+    if is_gcm(primitive) {
+        if cfg!(target_pointer_width = "64") {
+            "bitsliced-64+ctmul-64"
+        } else {
+            "bitsliced-32+ctmul-32"
+        }
+    } else if primitive == "ghash" {
+        if cfg!(target_pointer_width = "64") {
+            "ctmul-64"
+        } else {
+            "ctmul-32"
+        }
+    } else if is_aes(primitive) {
         if cfg!(target_pointer_width = "64") {
             "bitsliced-64"
         } else {
@@ -259,6 +294,10 @@ pub fn portable_backend(primitive: &str) -> &'static str {
 
 fn is_aes(primitive: &str) -> bool {
     matches!(primitive, "aes128" | "aes192" | "aes256")
+}
+
+fn is_gcm(primitive: &str) -> bool {
+    matches!(primitive, "aes128-gcm" | "aes192-gcm" | "aes256-gcm")
 }
 
 /// `SIMDCRYPT_DISABLE` as a set of feature names (trimmed, lower case, aliases expanded).
@@ -279,6 +318,8 @@ pub fn env_disabled() -> BTreeSet<String> {
             "avx-512" | "avx512" => &["avx512f"],
             #[cfg(target_arch = "x86_64")]
             "aesni" | "aes-ni" => &["aes"],
+            #[cfg(target_arch = "x86_64")]
+            "clmul" | "pclmul" => &["pclmulqdq"],
             #[cfg(any(target_arch = "aarch64", target_arch = "arm"))]
             "asimd" => &["neon"],
             #[cfg(any(target_arch = "aarch64", target_arch = "arm"))]
@@ -301,6 +342,9 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
     if is_aes(hash) {
         return aes_backends();
     }
+    if hash == "ghash" {
+        return ghash_backends();
+    }
     let shani = std::is_x86_feature_detected!("sha")
         && std::is_x86_feature_detected!("sse4.1")
         && std::is_x86_feature_detected!("ssse3");
@@ -320,6 +364,9 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
     if is_aes(hash) {
         return aes_backends();
     }
+    if hash == "ghash" {
+        return ghash_backends();
+    }
     let sha2 = std::arch::is_aarch64_feature_detected!("sha2");
     let sha3 = std::arch::is_aarch64_feature_detected!("sha3");
     match hash {
@@ -336,6 +383,9 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
 fn hardware_backends(hash: &str) -> Vec<HwBackend> {
     if is_aes(hash) {
         return aes_backends();
+    }
+    if hash == "ghash" {
+        return ghash_backends();
     }
     let (hwcap, hwcap2) = arm_hwcaps();
     // Linux arch/arm/include/uapi/asm/hwcap.h: HWCAP_NEON = 1 << 12; HWCAP2_SHA1 = 1 << 2,
@@ -399,6 +449,61 @@ fn aes_backends() -> Vec<HwBackend> {
     let neon = hwcap & (1 << 12) != 0;
     let aes = neon && hwcap2 & 1 != 0;
     vec![("armv7-ce", aes, &["aes", "neon"])]
+}
+
+/// The GHASH kernels of x86_64, best first (the portable one is added by
+/// [`expected_backends`]): VPCLMULQDQ on zmm needs vpclmulqdq+pclmulqdq with AVX-512 F/VL/BW
+/// and AVX2; on ymm vpclmulqdq+pclmulqdq+avx2; the 128-bit kernel needs pclmulqdq with SSE2 and
+/// SSSE3 (`pshufb` for the byte reflection).
+#[cfg(target_arch = "x86_64")]
+fn ghash_backends() -> Vec<HwBackend> {
+    use std::is_x86_feature_detected as has;
+    let vpclmul_avx2 = has!("vpclmulqdq") && has!("pclmulqdq") && has!("avx2") && has!("avx");
+    let vpclmul_avx512 = vpclmul_avx2 && has!("avx512f") && has!("avx512vl") && has!("avx512bw");
+    let clmul = has!("pclmulqdq") && has!("sse2") && has!("ssse3");
+    vec![
+        (
+            "vpclmul-avx512",
+            vpclmul_avx512,
+            &[
+                "avx512f",
+                "avx512vl",
+                "avx512bw",
+                "vpclmulqdq",
+                "pclmulqdq",
+                "avx2",
+                "avx",
+            ],
+        ),
+        (
+            "vpclmul-avx2",
+            vpclmul_avx2,
+            &["vpclmulqdq", "pclmulqdq", "avx2", "avx"],
+        ),
+        ("clmul", clmul, &["pclmulqdq", "sse2", "ssse3"]),
+    ]
+}
+
+/// The GHASH kernel of aarch64: PMULL/PMULL2 (FEAT_PMULL; std reports it as part of "aes").
+#[cfg(target_arch = "aarch64")]
+fn ghash_backends() -> Vec<HwBackend> {
+    let neon = std::arch::is_aarch64_feature_detected!("neon");
+    let pmull = neon && std::arch::is_aarch64_feature_detected!("aes");
+    vec![("pmull", pmull, &["pmull", "neon"])]
+}
+
+/// The GHASH kernels of armv7: `vmull.p64` (HWCAP2_PMULL, on NEON registers), then the NEON
+/// `vmull.p8` kernel.
+#[cfg(target_arch = "arm")]
+fn ghash_backends() -> Vec<HwBackend> {
+    let (hwcap, hwcap2) = arm_hwcaps();
+    // Linux arch/arm/include/uapi/asm/hwcap.h: HWCAP_NEON = 1 << 12, HWCAP2_PMULL = 1 << 1.
+    let neon = hwcap & (1 << 12) != 0;
+    let pmull = neon && hwcap2 & (1 << 1) != 0;
+    vec![
+        ("armv7-pmull", pmull, &["pmull", "neon"]),
+        ("armv7-neon", neon, &["neon"]),
+    ]
 }
 
 /// `(AT_HWCAP, AT_HWCAP2)` from the C library (not /proc, so that the `CROSS_HWCAP_HIDE`
