@@ -700,83 +700,15 @@ mod tests {
         }
     }
 
-    /// One kernel operation on a buffer; returns the chaining value it leaves.
-    type Op<'a> = dyn Fn(&dyn Kernel, &mut Vec<u8>) -> Vec<u8> + 'a;
-
     /// Every operation against the portable kernel: random keys of each size, 0..=40 blocks
     /// (both sides of the two-block stride), counters about to wrap 32, 64 and 128 bits.
     #[test]
     fn cross_check_soft64() {
         let Some(t) = token() else { return };
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for klen in [16, 24, 32] {
-            for blocks in 0..=40usize {
-                let key: Vec<u8> = (0..klen).map(|_| rnd() as u8).collect();
-                let data: Vec<u8> = (0..16 * blocks).map(|_| rnd() as u8).collect();
-                let ours = VpaesNeon::new(t, &key);
-                let soft = crate::aes::soft64::Soft64::new(&key);
-                let ks: [&dyn Kernel; 2] = [&ours, &soft];
-                let run = |f: &Op<'_>| {
-                    let r: Vec<(Vec<u8>, Vec<u8>)> = ks
-                        .iter()
-                        .map(|k| {
-                            let mut d = data.clone();
-                            let extra = f(*k, &mut d);
-                            (d, extra)
-                        })
-                        .collect();
-                    assert_eq!(r[0], r[1], "key {klen} blocks {blocks}");
-                };
-                run(&|k, d| {
-                    k.encrypt(d);
-                    Vec::new()
-                });
-                run(&|k, d| {
-                    k.decrypt(d);
-                    Vec::new()
-                });
-                let iv16: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(29));
-                run(&|k, d| {
-                    let mut iv = iv16;
-                    k.cbc_encrypt(&mut iv, d);
-                    iv.to_vec()
-                });
-                run(&|k, d| {
-                    let mut iv = iv16;
-                    k.cbc_decrypt(&mut iv, d);
-                    iv.to_vec()
-                });
-                let iv32: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(53));
-                run(&|k, d| {
-                    let mut iv = iv32;
-                    k.ige_encrypt(&mut iv, d);
-                    iv.to_vec()
-                });
-                run(&|k, d| {
-                    let mut iv = iv32;
-                    k.ige_decrypt(&mut iv, d);
-                    iv.to_vec()
-                });
-                for c in [
-                    u128::from(u32::MAX) - 2,
-                    u128::from(u64::MAX) - 1,
-                    u128::MAX - 3,
-                    (rnd() as u128) << 64 | rnd() as u128,
-                ] {
-                    run(&|k, d| {
-                        let mut ctr = c.to_be_bytes();
-                        k.ctr(&mut ctr, d);
-                        ctr.to_vec()
-                    });
-                }
-            }
-        }
+        crate::aes::fixslice::tests::cross_check(
+            |k| VpaesNeon::new(t, k),
+            crate::aes::soft64::Soft64::new,
+        );
     }
 
     /// The vector S-box of the key schedule on all 256 bytes.
