@@ -51,6 +51,7 @@ extern crate std;
 mod abi_test;
 pub mod aead;
 pub mod aes;
+pub mod chacha20;
 pub mod cpu;
 mod ct;
 mod error;
@@ -58,6 +59,7 @@ mod ghash;
 pub mod hkdf;
 pub mod hmac;
 mod kernels;
+pub mod poly1305;
 pub mod sha;
 mod wipe;
 

@@ -74,6 +74,12 @@ crate::cpu::tokens! {
     VpclmulAvx512 = "avx512f,avx512vl,avx512bw,vpclmulqdq,pclmulqdq,avx2,avx";
     /// VPCLMULQDQ on 256-bit registers (assembly GHASH kernel; powers of H from `Clmul`'s code).
     VpclmulAvx2 = "vpclmulqdq,pclmulqdq,avx2,avx";
+    /// SSE2 alone (the x86_64 baseline): the 4-way ChaCha20 kernel with shift rotations.
+    Sse2 = "sse2";
+    /// AVX-512 on zmm and ymm/xmm with EVEX (`vprold`): ChaCha20 and Poly1305 assembly kernels.
+    Avx512 = "avx512f,avx512vl,avx2,avx";
+    /// AVX-512 IFMA (52-bit multiply-add): the Poly1305 IFMA assembly kernel.
+    Avx512Ifma = "avx512ifma,avx512f,avx512vl,avx2,avx";
 }
 
 const fn bit(reg: u32, n: u32) -> bool {

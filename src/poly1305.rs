@@ -1,0 +1,380 @@
+//! Poly1305 (RFC 8439 §2.5): the one-time authenticator of ChaCha20-Poly1305.
+//!
+//! ```
+//! use simdcrypt::poly1305::Poly1305;
+//!
+//! // RFC 8439 §2.5.2
+//! let key = [
+//!     0x85, 0xd6, 0xbe, 0x78, 0x57, 0x55, 0x6d, 0x33, 0x7f, 0x44, 0x52, 0xfe, 0x42, 0xd5, 0x06, 0xa8,
+//!     0x01, 0x03, 0x80, 0x8a, 0xfb, 0x0d, 0xb2, 0xfd, 0x4a, 0xbf, 0xf6, 0xaf, 0x41, 0x49, 0xf5, 0x1b,
+//! ];
+//! let mut mac = Poly1305::new(&key);
+//! mac.update(b"Cryptographic Forum ");
+//! mac.update(b"Research Group");
+//! let tag = [
+//!     0xa8, 0x06, 0x1d, 0xc1, 0x30, 0x51, 0x36, 0xc6, 0xc2, 0x2b, 0x8b, 0xaf, 0x0c, 0x01, 0x27, 0xa9,
+//! ];
+//! assert!(mac.verify(&tag).is_ok());
+//! ```
+//!
+//! A key (r, s) must authenticate one message only. Each value picks its kernel once (the
+//! [`Backend`] enum, chosen in `select`). Between calls the accumulator is kept in one
+//! canonical form, [`State`]; each kernel converts it to its own limbs on entry and back on
+//! exit, and holds `r` and its powers in its own format, wiped on drop.
+
+use crate::Error;
+use crate::cpu::{self, Dispatch, Features};
+use crate::wipe::wipe;
+
+mod soft64;
+
+/// The accumulator between kernel calls: `h = h[0] + h[1]·2^64 + h[2]·2^128` with
+/// `h[2] ≤ 7`, congruent to the true accumulator modulo 2^130 − 5.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct State {
+    pub(crate) h: [u64; 3],
+}
+
+/// What every Poly1305 kernel provides, on `r` expanded in that kernel's format.
+pub(crate) trait Kernel {
+    /// For each 16-byte block `m` of `data` (`data.len() % 16 == 0`):
+    /// `h ← (h + m + 2^128)·r mod p`, leaving `st` in the canonical form.
+    fn blocks(&self, st: &mut State, data: &[u8]);
+}
+
+/// The Poly1305 kernels, best first. `select` is the one place that chooses.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Backend {
+    /// Portable: base 2^64 with 128-bit products on 64-bit targets, radix 2^26 on 32-bit ones.
+    Soft,
+}
+
+impl Dispatch for Backend {
+    fn select(f: Features) -> Self {
+        let _ = f;
+        Backend::Soft
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Soft => {
+                if cfg!(target_pointer_width = "64") {
+                    "soft-64"
+                } else {
+                    "soft-32"
+                }
+            }
+        }
+    }
+
+    fn key(self) -> u64 {
+        match self {
+            Backend::Soft => 0,
+        }
+    }
+}
+
+/// `r` expanded for the chosen kernel.
+enum Inner {
+    Soft64(soft64::Soft64),
+}
+
+/// `on_kernel!(mac, k => expr)`: `expr` with `k` bound to the kernel (static dispatch).
+macro_rules! on_kernel {
+    ($self:expr, $k:ident => $body:expr) => {
+        match &$self.inner {
+            Inner::Soft64($k) => $body,
+        }
+    };
+}
+
+/// Clamps `r` (RFC 8439 §2.5) from the first half of a one-time key.
+fn clamp(key: &[u8; 32]) -> [u64; 2] {
+    let r = soft64::limbs(&key[..16]);
+    [r[0] & 0x0fff_fffc_0fff_ffff, r[1] & 0x0fff_fffc_0fff_fffc]
+}
+
+/// The MAC over whole blocks with the chosen kernel: what the AEADs use.
+pub(crate) struct Mac {
+    inner: Inner,
+    backend: Backend,
+    st: State,
+    r: [u64; 2],
+    s: [u8; 16],
+}
+
+impl Mac {
+    pub(crate) fn new(f: Features, key: &[u8; 32]) -> Mac {
+        Self::with_backend(Backend::select(f), key)
+    }
+
+    pub(crate) fn with_backend(backend: Backend, key: &[u8; 32]) -> Mac {
+        let r = clamp(key);
+        let inner = match backend {
+            Backend::Soft => Inner::Soft64(soft64::new(&r)),
+        };
+        let mut s = [0u8; 16];
+        s.copy_from_slice(&key[16..]);
+        Mac {
+            inner,
+            backend,
+            st: State::default(),
+            r,
+            s,
+        }
+    }
+
+    /// Whole 16-byte blocks, each with the 2^128 bit.
+    #[inline]
+    pub(crate) fn blocks(&mut self, data: &[u8]) {
+        debug_assert!(data.len() % 16 == 0);
+        let st = &mut self.st;
+        on_kernel!(self, k => k.blocks(st, data))
+    }
+
+    /// `data` zero-padded to a multiple of 16 bytes, every block with the 2^128 bit (the
+    /// `pad16` of RFC 8439 §2.8).
+    pub(crate) fn update_padded(&mut self, data: &[u8]) {
+        let whole = data.len() & !15;
+        self.blocks(&data[..whole]);
+        if whole < data.len() {
+            let mut b = [0u8; 16];
+            b[..data.len() - whole].copy_from_slice(&data[whole..]);
+            self.blocks(&b);
+            wipe(&mut b);
+        }
+    }
+
+    /// A final partial block (1..=15 bytes): padded with a 1 byte, without the 2^128 bit.
+    fn last(&mut self, data: &[u8]) {
+        let mut b = [0u8; 16];
+        b[..data.len()].copy_from_slice(data);
+        b[data.len()] = 1;
+        let s1 = self.r[1] + (self.r[1] >> 2);
+        soft64::block(&mut self.st.h, &self.r, s1, soft64::limbs(&b), 0);
+        wipe(&mut b);
+    }
+
+    /// The tag (the state stays until drop wipes it).
+    pub(crate) fn finish(&self) -> [u8; 16] {
+        soft64::finish(&self.st.h, &self.s)
+    }
+
+    pub(crate) fn backend(&self) -> Backend {
+        self.backend
+    }
+}
+
+impl Drop for Mac {
+    fn drop(&mut self) {
+        wipe(&mut self.st.h);
+        wipe(&mut self.r);
+        wipe(&mut self.s);
+    }
+}
+
+/// Poly1305 with a 32-byte one-time key (r ‖ s), streaming.
+pub struct Poly1305 {
+    mac: Mac,
+    buf: [u8; 16],
+    len: usize,
+}
+
+impl Poly1305 {
+    /// A MAC under the one-time key `key` (never reuse it for a second message).
+    pub fn new(key: &[u8; 32]) -> Self {
+        Self::new_with(cpu::features(), key)
+    }
+
+    /// Like [`Poly1305::new`], with the kernel that `features` selects.
+    pub fn new_with(features: Features, key: &[u8; 32]) -> Self {
+        Poly1305 {
+            mac: Mac::new(features, key),
+            buf: [0; 16],
+            len: 0,
+        }
+    }
+
+    /// Absorbs `data`.
+    pub fn update(&mut self, mut data: &[u8]) {
+        if self.len > 0 {
+            let take = (16 - self.len).min(data.len());
+            self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
+            self.len += take;
+            data = &data[take..];
+            if self.len < 16 {
+                return;
+            }
+            let b = self.buf;
+            self.mac.blocks(&b);
+            self.len = 0;
+        }
+        let whole = data.len() & !15;
+        self.mac.blocks(&data[..whole]);
+        let rest = &data[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.len = rest.len();
+    }
+
+    /// The 16-byte tag.
+    pub fn finalize(mut self) -> [u8; 16] {
+        if self.len > 0 {
+            let b = self.buf;
+            self.mac.last(&b[..self.len]);
+        }
+        self.mac.finish()
+    }
+
+    /// Compares the tag with `tag` in constant time.
+    pub fn verify(self, tag: &[u8; 16]) -> Result<(), Error> {
+        let mut t = self.finalize();
+        let ok = crate::ct::eq(&t, tag);
+        wipe(&mut t);
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::AuthenticationFailed)
+        }
+    }
+
+    /// The kernel this value uses (e.g. `"avx2"`, `"neon"`, `"soft-64"`).
+    pub fn backend(&self) -> &'static str {
+        self.mac.backend.name()
+    }
+
+    /// The kernel a value made with `features` would use.
+    pub fn backend_for(features: Features) -> &'static str {
+        Backend::select(features).name()
+    }
+
+    /// Every kernel reachable from `features`, best first, each with a feature set that
+    /// selects it.
+    pub fn backends(features: Features) -> impl Iterator<Item = (&'static str, Features)> {
+        cpu::backends::<Backend>(features)
+    }
+}
+
+impl Drop for Poly1305 {
+    fn drop(&mut self) {
+        wipe(&mut self.buf);
+    }
+}
+
+impl core::fmt::Debug for Poly1305 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Poly1305")
+            .field("backend", &self.backend())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use std::vec::Vec;
+
+    fn all() -> Vec<(&'static str, Features)> {
+        Poly1305::backends(Features::detect()).collect()
+    }
+
+    fn tag(f: Features, key: &[u8; 32], msg: &[u8], split: usize) -> [u8; 16] {
+        let mut m = Poly1305::new_with(f, key);
+        for p in msg.chunks(split.max(1)) {
+            m.update(p);
+        }
+        if msg.is_empty() {
+            m.update(&[]);
+        }
+        m.finalize()
+    }
+
+    /// RFC 8439 §2.5.2 and the edge cases of Appendix A.3 (#1, #5–#11) on every kernel.
+    #[test]
+    fn rfc8439() {
+        use hex_literal::hex;
+        let cases: &[([u8; 32], &[u8], [u8; 16])] = &[
+            (
+                hex!("85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b"),
+                b"Cryptographic Forum Research Group",
+                hex!("a8061dc1305136c6c22b8baf0c0127a9"),
+            ),
+            ([0; 32], &[0; 64], [0; 16]),
+            (
+                hex!("0200000000000000000000000000000000000000000000000000000000000000"),
+                &hex!("ffffffffffffffffffffffffffffffff"),
+                hex!("03000000000000000000000000000000"),
+            ),
+            (
+                hex!("02000000000000000000000000000000ffffffffffffffffffffffffffffffff"),
+                &hex!("02000000000000000000000000000000"),
+                hex!("03000000000000000000000000000000"),
+            ),
+            (
+                hex!("0100000000000000000000000000000000000000000000000000000000000000"),
+                &hex!(
+                    "ffffffffffffffffffffffffffffffff f0ffffffffffffffffffffffffffffff
+                     11000000000000000000000000000000"
+                ),
+                hex!("05000000000000000000000000000000"),
+            ),
+            (
+                hex!("0100000000000000000000000000000000000000000000000000000000000000"),
+                &hex!(
+                    "ffffffffffffffffffffffffffffffff fbfefefefefefefefefefefefefefefe
+                     01010101010101010101010101010101"
+                ),
+                hex!("00000000000000000000000000000000"),
+            ),
+            (
+                hex!("0200000000000000000000000000000000000000000000000000000000000000"),
+                &hex!("fdffffffffffffffffffffffffffffff"),
+                hex!("faffffffffffffffffffffffffffffff"),
+            ),
+            (
+                hex!("0100000000000000040000000000000000000000000000000000000000000000"),
+                &hex!(
+                    "e33594d7505e43b90000000000000000 3394d7505e4379cd0100000000000000
+                     00000000000000000000000000000000 01000000000000000000000000000000"
+                ),
+                hex!("14000000000000005500000000000000"),
+            ),
+            (
+                hex!("0100000000000000040000000000000000000000000000000000000000000000"),
+                &hex!(
+                    "e33594d7505e43b90000000000000000 3394d7505e4379cd0100000000000000
+                     00000000000000000000000000000000"
+                ),
+                hex!("13000000000000000000000000000000"),
+            ),
+        ];
+        for (name, f) in all() {
+            for (i, (key, msg, want)) in cases.iter().enumerate() {
+                for split in [1usize, 5, 16, 17, 1000] {
+                    assert_eq!(
+                        tag(f, key, msg, split),
+                        *want,
+                        "{name} case {i} split {split}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// A flipped tag bit fails `verify`.
+    #[test]
+    fn verify_rejects() {
+        let key = [9u8; 32];
+        let good = tag(Features::none(), &key, b"hello", 3);
+        for bit in 0..128 {
+            let mut bad = good;
+            bad[bit / 8] ^= 1 << (bit % 8);
+            let mut m = Poly1305::new(&key);
+            m.update(b"hello");
+            assert_eq!(m.verify(&bad), Err(Error::AuthenticationFailed));
+        }
+        let mut m = Poly1305::new(&key);
+        m.update(b"hello");
+        assert!(m.verify(&good).is_ok());
+    }
+}

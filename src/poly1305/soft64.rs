@@ -1,0 +1,97 @@
+//! Portable Poly1305 (RFC 8439 §2.5) on 64-bit words with 128-bit products: the accumulator
+//! in base 2^64 (two full limbs and a small third), `r` in two limbs. Clamping leaves the top
+//! four bits of each `r` limb clear and the low two bits of `r[1]` clear, so
+//! `r[1]·2^128 ≡ (r[1]/4)·5·2^0 (mod 2^130 − 5)` folds the high product back with
+//! `s1 = r[1] + r[1]/4` without any carries being lost. Multiplications and additions only:
+//! constant time on CPUs whose 64×64 multiply is (all the 64-bit CPUs we target).
+#![forbid(unsafe_code)]
+
+use super::State;
+use crate::wipe::wipe;
+
+/// `r` and `s1 = 5·r[1]/4`.
+pub(crate) struct Soft64 {
+    r: [u64; 2],
+    s1: u64,
+}
+
+pub(crate) fn new(r: &[u64; 2]) -> Soft64 {
+    Soft64 {
+        r: *r,
+        s1: r[1] + (r[1] >> 2),
+    }
+}
+
+impl Drop for Soft64 {
+    fn drop(&mut self) {
+        wipe(&mut self.r);
+        wipe(&mut self.s1);
+    }
+}
+
+/// `h ← (h + m + hibit·2^128)·r mod p`, partially reduced (`h[2] ≤ 4` on return for any
+/// `h[2] ≤ 7` on entry).
+#[inline(always)]
+pub(crate) fn block(h: &mut [u64; 3], r: &[u64; 2], s1: u64, m: [u64; 2], hibit: u64) {
+    let (h0, c) = h[0].overflowing_add(m[0]);
+    let (h1, c1) = h[1].overflowing_add(m[1]);
+    let (h1, c2) = h1.overflowing_add(c as u64);
+    let h2 = h[2] + hibit + (c1 as u64) + (c2 as u64);
+    let (r0, r1) = (r[0], r[1]);
+    let d0 = u128::from(h0) * u128::from(r0) + u128::from(h1) * u128::from(s1);
+    let d1 = u128::from(h0) * u128::from(r1)
+        + u128::from(h1) * u128::from(r0)
+        + u128::from(h2) * u128::from(s1);
+    let d2 = h2 * r0;
+    let d1 = d1 + (d0 >> 64);
+    let d2 = d2 + (d1 >> 64) as u64;
+    // value = lo(d0) + lo(d1)·2^64 + d2·2^128; fold d2's bits above 2^130 (times 5) down.
+    let c = (d2 >> 2) + (d2 & !3);
+    let (n0, k0) = (d0 as u64).overflowing_add(c);
+    let (n1, k1) = (d1 as u64).overflowing_add(k0 as u64);
+    h[0] = n0;
+    h[1] = n1;
+    h[2] = (d2 & 3) + k1 as u64;
+}
+
+/// A 16-byte block as two little-endian limbs.
+#[inline(always)]
+pub(crate) fn limbs(b: &[u8]) -> [u64; 2] {
+    let mut lo = [0u8; 8];
+    let mut hi = [0u8; 8];
+    lo.copy_from_slice(&b[..8]);
+    hi.copy_from_slice(&b[8..16]);
+    [u64::from_le_bytes(lo), u64::from_le_bytes(hi)]
+}
+
+/// The tag: `h` fully reduced mod p, plus `s`, mod 2^128 (RFC 8439 §2.5.1), branch-free.
+pub(crate) fn finish(h: &[u64; 3], s: &[u8; 16]) -> [u8; 16] {
+    // Fold bits 130 and up (h < 2^131), leaving h < 2^130 + 35 < 2p.
+    let c = (h[2] >> 2) * 5;
+    let (h0, k0) = h[0].overflowing_add(c);
+    let (h1, k1) = h[1].overflowing_add(k0 as u64);
+    let h2 = (h[2] & 3) + k1 as u64;
+    // g = h + 5 − 2^130; use g when it did not go negative, i.e. when h ≥ p.
+    let (g0, k0) = h0.overflowing_add(5);
+    let (g1, k1) = h1.overflowing_add(k0 as u64);
+    let g2 = h2 + k1 as u64;
+    let use_g = 0u64.wrapping_sub(g2 >> 2);
+    let f0 = (g0 & use_g) | (h0 & !use_g);
+    let f1 = (g1 & use_g) | (h1 & !use_g);
+    let s = limbs(s);
+    let (t0, k) = f0.overflowing_add(s[0]);
+    let t1 = f1.wrapping_add(s[1]).wrapping_add(k as u64);
+    let mut out = [0u8; 16];
+    out[..8].copy_from_slice(&t0.to_le_bytes());
+    out[8..].copy_from_slice(&t1.to_le_bytes());
+    out
+}
+
+impl super::Kernel for Soft64 {
+    fn blocks(&self, st: &mut State, data: &[u8]) {
+        debug_assert!(data.len() % 16 == 0);
+        for b in data.chunks_exact(16) {
+            block(&mut st.h, &self.r, self.s1, limbs(b), 1);
+        }
+    }
+}
