@@ -19,11 +19,20 @@ const ASM: &[(&str, &str)] = &[
     ("x86_64", "x86_64/aes_vaes.S"),
     // x86_64 VPCLMULQDQ GHASH kernels (src/ghash/x86_64_vclmul.rs).
     ("x86_64", "x86_64/ghash_vclmul.S"),
+    // x86_64 stitched AES-GCM, VAES + VPCLMULQDQ on zmm (src/aead/aes_gcm/x86_64_vaes.rs).
+    ("x86_64", "x86_64/aes_gcm_vaes.S"),
+    // x86_64 AVX-512 ChaCha20 kernel (src/chacha20/x86_64_avx512.rs).
+    ("x86_64", "x86_64/chacha_avx512.S"),
+    // x86_64 AVX-512 and IFMA Poly1305 loops (src/poly1305/x86_64_avx512.rs).
+    ("x86_64", "x86_64/poly1305_avx512.S"),
     // armv7 AES crypto-extension kernel (src/aes/arm.rs).
     ("arm", "arm/aes_armv8.S"),
     // armv7 GHASH kernels: VMULL.P64 and NEON VMULL.P8 (src/ghash/arm.rs).
     ("arm", "arm/ghash_armv8.S"),
     ("arm", "arm/ghash_neon.S"),
+    // armv7 NEON ChaCha20 and Poly1305 kernels (src/chacha20/arm.rs, src/poly1305/arm.rs).
+    ("arm", "arm/chacha_neon.S"),
+    ("arm", "arm/poly1305_neon.S"),
 ];
 
 fn main() {

@@ -448,6 +448,19 @@ pub(crate) mod sealed {
         pub(crate) fn ige_decrypt(&self, iv: &mut [u8; 32], data: &mut [u8]) {
             on_kernel!(self, k => k.ige_decrypt(iv, data))
         }
+
+        /// If this key is for the 512-bit VAES kernel: its token, encryption round keys and
+        /// Nr, for the stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_vaes.rs`).
+        #[cfg(target_arch = "x86_64")]
+        #[inline]
+        pub(crate) fn vaes512_parts(
+            &self,
+        ) -> Option<(crate::cpu::arch::VaesAvx512, &[[u8; 16]; 15], usize)> {
+            match &self.inner {
+                Inner::VaesAvx512(k) => Some(k.gcm_parts()),
+                _ => None,
+            }
+        }
     }
 
     pub trait Sealed {

@@ -17,37 +17,115 @@
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 //!
-//! Each value picks its kernel once (the [`Backend`] enum, chosen in `select`); every call
+//! Each value picks its kernel once (the `Backend` enum, chosen in `select`); every call
 //! goes straight to it. The kernels work on whole 64-byte blocks and hold nothing secret
-//! between calls: the state (key, counter, nonce) lives in [`Core`], which wipes it on drop.
+//! between calls: the state (key, counter, nonce) lives in `Core`, which wipes it on drop.
 
 use crate::Error;
 use crate::cpu::{self, Dispatch, Features};
 use crate::wipe::wipe;
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64_neon;
+#[cfg(target_arch = "arm")]
+mod arm;
 mod soft;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_avx512;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_sse2;
 
 /// The ChaCha20 kernels, best first. `select` is the one place that chooses.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Backend {
+    /// aarch64 Advanced SIMD: four blocks in the vertical layout, the last 1–3 in the
+    /// horizontal one.
+    #[cfg(target_arch = "aarch64")]
+    Neon(crate::cpu::arch::Neon),
+    /// NEON on 32-bit ARM (asm/arm/chacha_neon.S): four blocks in the vertical layout, the
+    /// last 1–3 in the horizontal one.
+    #[cfg(target_arch = "arm")]
+    ArmNeon(crate::cpu::arch::ArmNeon),
+    /// AVX-512: sixteen blocks in zmm registers, `vprold` rotations; ymm passes for short
+    /// messages (asm/x86_64/chacha_avx512.S).
+    #[cfg(target_arch = "x86_64")]
+    Avx512(crate::cpu::arch::Avx512),
+    /// AVX2: eight blocks in ymm registers, then two-block rows.
+    #[cfg(target_arch = "x86_64")]
+    Avx2(crate::cpu::arch::Avx2),
+    /// SSSE3: four blocks in xmm registers, `pshufb` rotations by 16 and 8.
+    #[cfg(target_arch = "x86_64")]
+    Ssse3(crate::cpu::arch::Ssse3),
+    /// SSE2 (every x86_64): four blocks in xmm registers, shift rotations.
+    #[cfg(target_arch = "x86_64")]
+    Sse2(crate::cpu::arch::Sse2),
     /// Portable: four blocks in `[u32; 4]` lanes, then one at a time.
     Soft,
 }
 
 impl Dispatch for Backend {
     fn select(f: Features) -> Self {
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = f.get::<crate::cpu::arch::Neon>() {
+            return Backend::Neon(t);
+        }
+        #[cfg(target_arch = "arm")]
+        if let Some(t) = f.get::<crate::cpu::arch::ArmNeon>() {
+            return Backend::ArmNeon(t);
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            if let Some(t) = f.get::<crate::cpu::arch::Avx512>() {
+                return Backend::Avx512(t);
+            }
+            if let Some(t) = f.get::<crate::cpu::arch::Avx2>() {
+                return Backend::Avx2(t);
+            }
+            if let Some(t) = f.get::<crate::cpu::arch::Ssse3>() {
+                return Backend::Ssse3(t);
+            }
+            if let Some(t) = f.get::<crate::cpu::arch::Sse2>() {
+                return Backend::Sse2(t);
+            }
+        }
         let _ = f;
         Backend::Soft
     }
 
     fn name(self) -> &'static str {
         match self {
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon(_) => "neon",
+            #[cfg(target_arch = "arm")]
+            Backend::ArmNeon(_) => "armv7-neon",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(_) => "avx512",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3(_) => "ssse3",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Sse2(_) => "sse2",
             Backend::Soft => "soft",
         }
     }
 
     fn key(self) -> u64 {
         match self {
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon(_) => <crate::cpu::arch::Neon as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "arm")]
+            Backend::ArmNeon(_) => <crate::cpu::arch::ArmNeon as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(_) => <crate::cpu::arch::Avx512 as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => <crate::cpu::arch::Avx2 as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3(_) => <crate::cpu::arch::Ssse3 as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Sse2(_) => <crate::cpu::arch::Sse2 as crate::cpu::Token>::KEY,
             Backend::Soft => 0,
         }
     }
@@ -61,6 +139,18 @@ impl Backend {
     fn xor_blocks(self, state: &mut [u32; 16], data: &mut [u8]) {
         debug_assert!(data.len() % 64 == 0);
         match self {
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon(t) => aarch64_neon::xor_blocks(t, state, data),
+            #[cfg(target_arch = "arm")]
+            Backend::ArmNeon(t) => arm::xor_blocks(t, state, data),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(t) => x86_64_avx512::xor_blocks(t, state, data),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(t) => x86_64_avx2::xor_blocks(t, state, data),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3(t) => x86_64_sse2::xor_blocks_ssse3(t, state, data),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Sse2(t) => x86_64_sse2::xor_blocks_sse2(t, state, data),
             Backend::Soft => soft::xor_blocks(state, data),
         }
     }
@@ -88,11 +178,6 @@ impl Core {
         }
         state[12..].copy_from_slice(&tail);
         Core { state, backend }
-    }
-
-    /// Words 12–15 (counter, nonce).
-    pub(crate) fn set_tail(&mut self, tail: [u32; 4]) {
-        self.state[12..].copy_from_slice(&tail);
     }
 
     /// Word 12, the (low) block counter.
@@ -126,10 +211,6 @@ impl Core {
         let mut ks = [0u8; 64];
         self.xor_blocks(&mut ks);
         ks
-    }
-
-    pub(crate) fn backend(&self) -> Backend {
-        self.backend
     }
 }
 

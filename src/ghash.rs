@@ -21,6 +21,10 @@ mod x86_64_clmul;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_vclmul;
 
+/// The powers table of the x86_64 kernels, which the stitched AES-GCM kernel also reads.
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86_64_clmul::Powers;
+
 /// What every GHASH kernel provides, on `H` expanded in that kernel's format.
 ///
 /// `y` is the running value `Y` as the 16 bytes SP 800-38D writes (the block's byte order; no
@@ -228,5 +232,16 @@ impl Key {
     /// The kernel's name (e.g. `"clmul"`, `"ctmul-64"`).
     pub(crate) fn backend(&self) -> &'static str {
         self.backend.name()
+    }
+
+    /// If this key is for the 512-bit VPCLMULQDQ kernel: its token and powers of `H`, for the
+    /// stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_vaes.rs`).
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(crate) fn vclmul512_parts(&self) -> Option<(crate::cpu::arch::VpclmulAvx512, &Powers)> {
+        match &self.inner {
+            Inner::VpclmulAvx512(k) => Some(k.gcm_parts()),
+            _ => None,
+        }
     }
 }

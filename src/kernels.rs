@@ -1,7 +1,7 @@
 //! `kernels()`: which kernel each primitive would use now.
 
 use crate::cpu::Features;
-use crate::{aead, aes, sha};
+use crate::{aead, aes, chacha20, poly1305, sha};
 
 /// One primitive and the kernel it would use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +34,13 @@ pub fn kernels_with(f: Features) -> impl Iterator<Item = Kernel> {
         ("aes-128-gcm", aead::Aes128Gcm::backend_for(f)),
         ("aes-192-gcm", aead::Aes192Gcm::backend_for(f)),
         ("aes-256-gcm", aead::Aes256Gcm::backend_for(f)),
+        ("chacha20", chacha20::ChaCha20::backend_for(f)),
+        ("poly1305", poly1305::Poly1305::backend_for(f)),
+        ("chacha20-poly1305", aead::ChaCha20Poly1305::backend_for(f)),
+        (
+            "xchacha20-poly1305",
+            aead::XChaCha20Poly1305::backend_for(f),
+        ),
     ];
     list.into_iter()
         .map(|(primitive, backend)| Kernel { primitive, backend })

@@ -18,15 +18,24 @@
 //! ```
 //!
 //! A key (r, s) must authenticate one message only. Each value picks its kernel once (the
-//! [`Backend`] enum, chosen in `select`). Between calls the accumulator is kept in one
-//! canonical form, [`State`]; each kernel converts it to its own limbs on entry and back on
+//! `Backend` enum, chosen in `select`). Between calls the accumulator is kept in one
+//! canonical form, `State`; each kernel converts it to its own limbs on entry and back on
 //! exit, and holds `r` and its powers in its own format, wiped on drop.
 
 use crate::Error;
 use crate::cpu::{self, Dispatch, Features};
 use crate::wipe::wipe;
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64_neon;
+#[cfg(target_arch = "arm")]
+mod arm;
+mod soft32;
 mod soft64;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_avx512;
 
 /// The accumulator between kernel calls: `h = h[0] + h[1]·2^64 + h[2]·2^128` with
 /// `h[2] ≤ 7`, congruent to the true accumulator modulo 2^130 − 5.
@@ -39,24 +48,75 @@ pub(crate) struct State {
 pub(crate) trait Kernel {
     /// For each 16-byte block `m` of `data` (`data.len() % 16 == 0`):
     /// `h ← (h + m + 2^128)·r mod p`, leaving `st` in the canonical form.
-    fn blocks(&self, st: &mut State, data: &[u8]);
+    fn blocks(&mut self, st: &mut State, data: &[u8]);
 }
 
 /// The Poly1305 kernels, best first. `select` is the one place that chooses.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Backend {
+    /// AVX-512 IFMA: sixteen Horner lanes in radix 2^44 (assembly), AVX2 for the rest.
+    #[cfg(target_arch = "x86_64")]
+    Avx512Ifma(crate::cpu::arch::Avx512Ifma, crate::cpu::arch::Avx2),
+    /// AVX-512F: sixteen Horner lanes in radix 2^26 (assembly), AVX2 for the rest.
+    #[cfg(target_arch = "x86_64")]
+    Avx512(crate::cpu::arch::Avx512, crate::cpu::arch::Avx2),
+    /// AVX2: eight Horner lanes (two sets of four) in radix 2^26.
+    #[cfg(target_arch = "x86_64")]
+    Avx2(crate::cpu::arch::Avx2),
+    /// aarch64 Advanced SIMD: radix 2^26, two Horner lanes, four blocks per step.
+    #[cfg(target_arch = "aarch64")]
+    Neon(crate::cpu::arch::Neon),
+    /// NEON on 32-bit ARM (asm/arm/poly1305_neon.S): two blocks per step, radix 2^26.
+    #[cfg(target_arch = "arm")]
+    ArmNeon(crate::cpu::arch::ArmNeon),
     /// Portable: base 2^64 with 128-bit products on 64-bit targets, radix 2^26 on 32-bit ones.
     Soft,
 }
 
 impl Dispatch for Backend {
     fn select(f: Features) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(t), Some(t2)) = (
+            f.get::<crate::cpu::arch::Avx512Ifma>(),
+            f.get::<crate::cpu::arch::Avx2>(),
+        ) {
+            return Backend::Avx512Ifma(t, t2);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(t), Some(t2)) = (
+            f.get::<crate::cpu::arch::Avx512>(),
+            f.get::<crate::cpu::arch::Avx2>(),
+        ) {
+            return Backend::Avx512(t, t2);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = f.get::<crate::cpu::arch::Avx2>() {
+            return Backend::Avx2(t);
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = f.get::<crate::cpu::arch::Neon>() {
+            return Backend::Neon(t);
+        }
+        #[cfg(target_arch = "arm")]
+        if let Some(t) = f.get::<crate::cpu::arch::ArmNeon>() {
+            return Backend::ArmNeon(t);
+        }
         let _ = f;
         Backend::Soft
     }
 
     fn name(self) -> &'static str {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Ifma(..) => "avx512-ifma",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(..) => "avx512",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => "avx2",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon(_) => "neon",
+            #[cfg(target_arch = "arm")]
+            Backend::ArmNeon(_) => "armv7-neon",
             Backend::Soft => {
                 if cfg!(target_pointer_width = "64") {
                     "soft-64"
@@ -69,21 +129,57 @@ impl Dispatch for Backend {
 
     fn key(self) -> u64 {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Ifma(..) => <crate::cpu::arch::Avx512Ifma as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(..) => <crate::cpu::arch::Avx512 as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => <crate::cpu::arch::Avx2 as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon(_) => <crate::cpu::arch::Neon as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "arm")]
+            Backend::ArmNeon(_) => <crate::cpu::arch::ArmNeon as crate::cpu::Token>::KEY,
             Backend::Soft => 0,
         }
     }
 }
 
 /// `r` expanded for the chosen kernel.
+// The x86_64 vector keys hold room for their power tables inline (1.2–2.9 KiB, filled at the
+// first long call; no allocation in the `no_std` core). Measured: the larger value costs 3–6
+// cycles per 16- or 64-byte message over the portable kernel's.
+#[cfg_attr(target_arch = "x86_64", allow(clippy::large_enum_variant))]
 enum Inner {
+    #[cfg(target_arch = "x86_64")]
+    Avx512Ifma(x86_64_avx512::IfmaKey),
+    #[cfg(target_arch = "x86_64")]
+    Avx512(x86_64_avx512::Avx512Key),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(x86_64_avx2::Avx2Key),
+    #[cfg(target_arch = "aarch64")]
+    Neon(aarch64_neon::NeonKey),
+    #[cfg(target_arch = "arm")]
+    ArmNeon(arm::ArmNeonKey),
     Soft64(soft64::Soft64),
+    Soft32(soft32::Soft32),
 }
 
 /// `on_kernel!(mac, k => expr)`: `expr` with `k` bound to the kernel (static dispatch).
 macro_rules! on_kernel {
     ($self:expr, $k:ident => $body:expr) => {
-        match &$self.inner {
+        match &mut $self.inner {
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx512Ifma($k) => $body,
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx512($k) => $body,
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx2($k) => $body,
+            #[cfg(target_arch = "aarch64")]
+            Inner::Neon($k) => $body,
+            #[cfg(target_arch = "arm")]
+            Inner::ArmNeon($k) => $body,
             Inner::Soft64($k) => $body,
+            Inner::Soft32($k) => $body,
         }
     };
 }
@@ -111,7 +207,23 @@ impl Mac {
     pub(crate) fn with_backend(backend: Backend, key: &[u8; 32]) -> Mac {
         let r = clamp(key);
         let inner = match backend {
-            Backend::Soft => Inner::Soft64(soft64::new(&r)),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Ifma(t, t2) => Inner::Avx512Ifma(x86_64_avx512::new_ifma(t, t2, &r)),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(t, t2) => Inner::Avx512(x86_64_avx512::new_avx512(t, t2, &r)),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(t) => Inner::Avx2(x86_64_avx2::new(t, &r)),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon(t) => Inner::Neon(aarch64_neon::new(t, &r)),
+            #[cfg(target_arch = "arm")]
+            Backend::ArmNeon(t) => Inner::ArmNeon(arm::new(t, &r)),
+            Backend::Soft => {
+                if cfg!(target_pointer_width = "32") {
+                    Inner::Soft32(soft32::new(&r))
+                } else {
+                    Inner::Soft64(soft64::new(&r))
+                }
+            }
         };
         let mut s = [0u8; 16];
         s.copy_from_slice(&key[16..]);
@@ -146,7 +258,7 @@ impl Mac {
     }
 
     /// A final partial block (1..=15 bytes): padded with a 1 byte, without the 2^128 bit.
-    fn last(&mut self, data: &[u8]) {
+    pub(crate) fn last(&mut self, data: &[u8]) {
         let mut b = [0u8; 16];
         b[..data.len()].copy_from_slice(data);
         b[data.len()] = 1;
@@ -158,10 +270,6 @@ impl Mac {
     /// The tag (the state stays until drop wipes it).
     pub(crate) fn finish(&self) -> [u8; 16] {
         soft64::finish(&self.st.h, &self.s)
-    }
-
-    pub(crate) fn backend(&self) -> Backend {
-        self.backend
     }
 }
 

@@ -159,10 +159,20 @@ fn features_only_shrink() {
         ("bitsliced-32", "bitsliced-32+ctmul-32")
     };
     for k in simdcrypt::kernels_with(Features::none()) {
+        let portable_poly = if cfg!(target_pointer_width = "64") {
+            "soft-64"
+        } else {
+            "soft-32"
+        };
+        let portable_chacha_aead = format!("soft+{portable_poly}");
         let want = if k.primitive.ends_with("-gcm") {
             portable_gcm
         } else if k.primitive.starts_with("aes-") {
             portable_aes
+        } else if k.primitive == "poly1305" {
+            portable_poly
+        } else if k.primitive.ends_with("chacha20-poly1305") {
+            &portable_chacha_aead
         } else {
             "soft"
         };

@@ -1,6 +1,7 @@
 //! Constant-time check under valgrind memcheck ("ctgrind", DESIGN.md rule 8).
 //!
-//! Every secret (message, key, IKM, PRK, AES key and plaintext) is marked *undefined* with a memcheck client request
+//! Every secret (message, key, IKM, PRK, AES, ChaCha20 and Poly1305 keys, plaintext, AAD) is
+//! marked *undefined* with a memcheck client request
 //! before it reaches the library; memcheck then reports any conditional branch on it
 //! ("Conditional jump or move depends on uninitialised value(s)") and any memory address
 //! computed from it ("Use of uninitialised value of size 8"). Results are marked defined again
@@ -18,17 +19,22 @@
 //! Every backend of the running CPU is checked (`backends(Features::detect())`). Valgrind's
 //! emulated CPUID hides what it cannot run (SHA-NI, VAES, VPCLMULQDQ, AVX-512), so those
 //! kernels are not checked here (the AES checks also skip `vaes-*` by name, the AES-GCM
-//! checks pairs with `vaes` or `vpclmul` in their name): natively the vector and cross-check
-//! tests cover them for correctness only.
+//! checks pairs with `vaes` or `vpclmul` in their name, the ChaCha20, Poly1305 and
+//! ChaCha20-Poly1305 checks kernels with `avx512` in their name): natively the vector and
+//! cross-check tests cover them for correctness only.
 
 use std::hint::black_box;
 
 use simdcrypt::Error;
-use simdcrypt::aead::{Aes128Gcm, Aes192Gcm, Aes256Gcm};
+use simdcrypt::aead::{
+    Aes128Gcm, Aes192Gcm, Aes256Gcm, ChaCha20Poly1305, OpenSshChaCha20Poly1305, XChaCha20Poly1305,
+};
 use simdcrypt::aes::{Aes128, Aes192, Aes256, BlockCipher, Cbc, Ctr, Ige, pkcs7_unpad};
+use simdcrypt::chacha20::{ChaCha20, hchacha20};
 use simdcrypt::cpu::Features;
 use simdcrypt::hkdf::Hkdf;
 use simdcrypt::hmac::Hmac;
+use simdcrypt::poly1305::Poly1305;
 use simdcrypt::sha::{Digest, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 
 /// The client requests: the library's own (one copy of the assembly) when built with
@@ -628,6 +634,215 @@ fn aes_gcm_non_96_bit_iv() {
         check_gcm::<Aes128Gcm>(iv_len);
         check_gcm::<Aes256Gcm>(iv_len);
     }
+}
+
+/// Lengths around the ChaCha20 strides (1, 2, 4, 8 blocks; the 16-block AVX-512 loops are
+/// not run here), the Poly1305 block, the AEAD's 192-byte head, and past its first 4 KiB
+/// chunk.
+const CHACHA_LENS: &[usize] = &[0, 1, 15, 16, 17, 64, 100, 129, 193, 257, 520, 4096 + 70];
+
+/// Whether valgrind can run the kernel (pair) `name`: not the AVX-512 ones (SIGILL; its
+/// CPUID hides them, and the CI step masks avx512f as well).
+fn valgrind_runs(name: &str) -> bool {
+    !name.contains("avx512")
+}
+
+/// ChaCha20 with a secret key and secret plaintext (nonce and counter public), in both
+/// layouts, one-shot and in pieces; the keystream output is declassified and compared with
+/// the portable kernel's. Also HChaCha20 with a secret key.
+#[test]
+fn chacha20() {
+    let key: [u8; 32] = core::array::from_fn(|i| (i as u8) ^ 0xc3);
+    let nonce = [0x21u8; 12];
+    let mut names = Vec::new();
+    for (name, features) in ChaCha20::backends(Features::detect()) {
+        if !valgrind_runs(name) {
+            continue;
+        }
+        for &len in CHACHA_LENS {
+            let pt = message(len);
+            let mut want = pt.clone();
+            ChaCha20::new_with(Features::none(), &key, &nonce, 7)
+                .apply_keystream(&mut want)
+                .unwrap();
+            let mut c = ChaCha20::new_with(features, &secret(key), &nonce, 7);
+            assert_eq!(c.backend(), name);
+            let mut buf = secret(pt.clone());
+            let (a, b) = buf.split_at_mut(len / 3);
+            c.apply_keystream(a).unwrap();
+            c.apply_keystream(b).unwrap();
+            assert_eq!(declassify(buf), want, "ChaCha20 {name} len {len}");
+
+            let mut want = pt.clone();
+            ChaCha20::new_legacy_with(Features::none(), &key, &[5; 8], u64::from(u32::MAX) - 2)
+                .apply_keystream(&mut want)
+                .unwrap();
+            let mut c =
+                ChaCha20::new_legacy_with(features, &secret(key), &[5; 8], u64::from(u32::MAX) - 2);
+            let mut buf = secret(pt.clone());
+            c.apply_keystream(&mut buf).unwrap();
+            assert_eq!(declassify(buf), want, "ChaCha20 legacy {name} len {len}");
+        }
+        names.push(name);
+    }
+    assert_eq!(names.last(), Some(&"soft"), "ChaCha20: the portable kernel");
+    let want = hchacha20(&key, &[9; 16]);
+    assert_eq!(declassify(hchacha20(&secret(key), &[9; 16])), want);
+    eprintln!("ct: ChaCha20: checked backends {names:?}");
+}
+
+/// Poly1305 with a secret key (r with every clamped bit set, and a mixed one) and a secret
+/// message, one-shot and in pieces; the tag is declassified. `verify` with the right tag and
+/// a flipped bit (its verdict is the one declassified value).
+#[test]
+fn poly1305() {
+    let keys: [[u8; 32]; 2] = [
+        [0xff; 32],
+        core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 1),
+    ];
+    let mut names = Vec::new();
+    for (name, features) in Poly1305::backends(Features::detect()) {
+        if !valgrind_runs(name) {
+            continue;
+        }
+        for key in &keys {
+            for &len in CHACHA_LENS {
+                let msg = message(len);
+                let want = {
+                    let mut m = Poly1305::new_with(Features::none(), key);
+                    m.update(&msg);
+                    m.finalize()
+                };
+                let s = secret(msg.clone());
+                let mut m = Poly1305::new_with(features, &secret(*key));
+                assert_eq!(m.backend(), name);
+                let (a, b) = s.split_at(len / 3);
+                m.update(a);
+                m.update(b);
+                assert_eq!(declassify(m.finalize()), want, "Poly1305 {name} len {len}");
+
+                let mut m = Poly1305::new_with(features, &secret(*key));
+                m.update(&s);
+                assert!(m.verify(&want).is_ok(), "Poly1305 {name}: right tag");
+                let mut bad = want;
+                bad[len % 16] ^= 4;
+                let mut m = Poly1305::new_with(features, &secret(*key));
+                m.update(&s);
+                assert!(m.verify(&bad).is_err(), "Poly1305 {name}: flipped bit");
+            }
+        }
+        names.push(name);
+    }
+    assert!(
+        names.last().is_some_and(|n| n.starts_with("soft-")),
+        "Poly1305: the portable kernel last, {names:?}"
+    );
+    eprintln!("ct: Poly1305: checked backends {names:?}");
+}
+
+/// The three ChaCha20-Poly1305 AEADs on every kernel pair valgrind can run, with a secret key,
+/// plaintext and AAD (nonce, sequence number and lengths public): seal in place, open the
+/// declassified ciphertext, and a failed open (one tag bit flipped) whose verdict is the one
+/// value the library declassifies. Results are compared, declassified, with the portable
+/// pair's on public copies.
+#[test]
+fn chacha20_poly1305_aeads() {
+    let key: [u8; 32] = core::array::from_fn(|i| (i as u8) ^ 0x6e);
+    let key64: [u8; 64] = core::array::from_fn(|i| (i as u8).wrapping_mul(11));
+    let nonce = [0x42u8; 12];
+    let xnonce = [0x24u8; 24];
+    let r = ChaCha20Poly1305::new_with(Features::none(), &key);
+    let rx = XChaCha20Poly1305::new_with(Features::none(), &key);
+    let rs = OpenSshChaCha20Poly1305::new_with(Features::none(), &key64);
+    let mut names = Vec::new();
+    for (name, features) in ChaCha20Poly1305::backends(Features::detect()) {
+        if !valgrind_runs(name) {
+            continue;
+        }
+        let a = ChaCha20Poly1305::new_with(features, &secret(key));
+        let x = XChaCha20Poly1305::new_with(features, &secret(key));
+        let o = OpenSshChaCha20Poly1305::new_with(features, &secret(key64));
+        assert_eq!(a.backend(), name);
+        for &len in CHACHA_LENS {
+            for aad_len in [0, 13, 33] {
+                let ctx = format!("ChaCha20-Poly1305 {name} len {len} aad {aad_len}");
+                let pt = message(len);
+                let aad: Vec<u8> = message(aad_len).iter().map(|b| b ^ 0x55).collect();
+                let s_aad = secret(aad.clone());
+
+                let mut want = pt.clone();
+                let want_tag = r.seal_in_place_detached(&nonce, &aad, &mut want).unwrap();
+                let mut ct = secret(pt.clone());
+                let tag = declassify(a.seal_in_place_detached(&nonce, &s_aad, &mut ct).unwrap());
+                let ct = declassify(ct);
+                assert_eq!((&ct, tag), (&want, want_tag), "{ctx}: seal");
+                let mut buf = ct.clone();
+                assert!(
+                    a.open_in_place_detached(&nonce, &s_aad, &mut buf, &tag)
+                        .is_ok()
+                );
+                assert_eq!(declassify(buf), pt, "{ctx}: open");
+                let mut bad = tag;
+                bad[len % 16] ^= 0x10;
+                let mut buf = ct.clone();
+                assert!(
+                    a.open_in_place_detached(&nonce, &s_aad, &mut buf, &bad)
+                        .is_err()
+                );
+                assert!(declassify(buf).iter().all(|&b| b == 0), "{ctx}: zeroed");
+
+                let mut want = pt.clone();
+                let want_tag = rx.seal_in_place_detached(&xnonce, &aad, &mut want).unwrap();
+                let mut ct = secret(pt.clone());
+                let tag = declassify(x.seal_in_place_detached(&xnonce, &s_aad, &mut ct).unwrap());
+                let ct = declassify(ct);
+                assert_eq!((&ct, tag), (&want, want_tag), "X{ctx}: seal");
+                let mut buf = ct.clone();
+                assert!(
+                    x.open_in_place_detached(&xnonce, &s_aad, &mut buf, &tag)
+                        .is_ok()
+                );
+                assert_eq!(declassify(buf), pt, "X{ctx}: open");
+                let mut buf = ct.clone();
+                assert!(
+                    x.open_in_place_detached(&xnonce, &s_aad, &mut buf, &bad)
+                        .is_err()
+                );
+                assert!(declassify(buf).iter().all(|&b| b == 0), "X{ctx}: zeroed");
+            }
+            // OpenSSH: a packet of 4 + len bytes, all secret (length field included).
+            let ctx = format!("OpenSSH {name} payload {len}");
+            let mut packet = (len as u32).to_be_bytes().to_vec();
+            packet.extend(message(len));
+            let seq = 0xffff_fffe;
+            let mut want = packet.clone();
+            let want_tag = rs.seal_in_place(seq, &mut want).unwrap();
+            let mut ct = secret(packet.clone());
+            let tag = declassify(o.seal_in_place(seq, &mut ct).unwrap());
+            let ct = declassify(ct);
+            assert_eq!((&ct, tag), (&want, want_tag), "{ctx}: seal");
+            let enc_len: [u8; 4] = ct[..4].try_into().unwrap();
+            assert_eq!(declassify(o.decrypt_length(seq, &enc_len)), packet[..4]);
+            let mut buf = ct.clone();
+            assert!(o.open_in_place(seq, &mut buf, &tag).is_ok(), "{ctx}: open");
+            assert_eq!(declassify(buf), packet, "{ctx}: opened");
+            let mut bad = tag;
+            bad[0] ^= 1;
+            let mut buf = ct.clone();
+            assert!(
+                o.open_in_place(seq, &mut buf, &bad).is_err(),
+                "{ctx}: bad tag"
+            );
+            assert!(declassify(buf).iter().all(|&b| b == 0), "{ctx}: zeroed");
+        }
+        names.push(name);
+    }
+    assert_eq!(
+        names.last().copied(),
+        Some(r.backend()),
+        "ChaCha20-Poly1305: the portable pair"
+    );
+    eprintln!("ct: ChaCha20-Poly1305: checked backends {names:?}");
 }
 
 /// PKCS#7 unpadding of secret plaintext: the verdict (Ok/Err) and the padding length are

@@ -165,6 +165,33 @@ fn bad_hex_is_an_error_with_its_line() {
     assert_eq!(decode_hex("00fFA0").unwrap(), [0x00, 0xff, 0xa0]);
 }
 
+/// `take_bytes`: hex or a quoted ASCII string (the BoringSSL ChaCha20-Poly1305 file's
+/// `KEY= ...`, `IN= "..."`, `CT= ""`), nothing else.
+#[test]
+fn take_bytes_reads_hex_and_quoted_strings() {
+    let mut r = one("KEY= 00ff\nIN= \"a = b: '99.\"\nCT= \"\"\nAD=\n");
+    assert_eq!(r.take_bytes("KEY"), [0x00, 0xff]);
+    assert_eq!(r.take_bytes("IN"), b"a = b: '99.");
+    assert_eq!(r.take_bytes("CT"), Vec::<u8>::new());
+    assert_eq!(r.take_bytes("AD"), Vec::<u8>::new());
+    r.finish();
+    for val in ["\"abc", "\"a\"b\"", "\"a\\nb\"", "\"\u{e9}\"", "\""] {
+        let mut r = one(&format!("IN= {val}\n"));
+        let e = panic_of(|| {
+            r.take_bytes("IN");
+        });
+        assert!(
+            e.contains("t.rsp:1: IN: malformed quoted string"),
+            "{val:?}: {e}"
+        );
+    }
+    let mut r = one("IN= abc\n");
+    let e = panic_of(|| {
+        r.take_bytes("IN");
+    });
+    assert!(e.contains("t.rsp:1: IN: odd number of hex digits"), "{e}");
+}
+
 #[test]
 fn bad_numbers_are_errors() {
     for val in [

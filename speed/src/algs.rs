@@ -65,6 +65,8 @@ pub enum OpensslCmd {
     Aead(&'static str),
     /// `-hmac DIGEST`
     Hmac(&'static str),
+    /// `openssl speed` has no equivalent (OpenSSL 3.0 cannot time Poly1305 alone).
+    NoEquivalent,
 }
 
 impl OpensslCmd {
@@ -75,6 +77,7 @@ impl OpensslCmd {
             OpensslCmd::EvpDecrypt(n) => vec!["-decrypt", "-evp", n],
             OpensslCmd::Aead(n) => vec!["-aead", "-evp", n],
             OpensslCmd::Hmac(n) => vec!["-hmac", n],
+            OpensslCmd::NoEquivalent => vec![],
         }
     }
 }
@@ -99,8 +102,13 @@ pub const AAD: [u8; 13] = [0x17, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 /// The 96-bit nonce of the `n`th seal: distinct for every message under one key.
 fn nonce(n: u64) -> [u8; 12] {
-    let mut b = [0u8; 12];
-    b[4..].copy_from_slice(&n.to_be_bytes());
+    nonce_n(n)
+}
+
+/// A nonce of any length ≥ 8 with `n` big-endian in its last 8 bytes (XChaCha20's 24 bytes).
+fn nonce_n<const N: usize>(n: u64) -> [u8; N] {
+    let mut b = [0u8; N];
+    b[N - 8..].copy_from_slice(&n.to_be_bytes());
     b
 }
 
@@ -198,9 +206,12 @@ macro_rules! simd_mode {
     };
 }
 
-/// One AES-GCM seal per operation, with a new nonce and the 13-byte [`AAD`], as the peers do.
-macro_rules! simd_gcm {
+/// One AEAD seal per operation, with a new nonce and the 13-byte [`AAD`], as the peers do.
+macro_rules! simd_aead {
     ($t:ty, $key_len:literal) => {
+        simd_aead!($t, $key_len, 12)
+    };
+    ($t:ty, $key_len:literal, $nonce_len:literal) => {
         Simd {
             backends: |f| <$t>::backends(f).collect(),
             make: |f| {
@@ -213,7 +224,7 @@ macro_rules! simd_gcm {
                         self.n += 1;
                         let tag = self
                             .aead
-                            .seal_in_place_detached(&nonce(self.n), &AAD, buf)
+                            .seal_in_place_detached(&nonce_n::<$nonce_len>(self.n), &AAD, buf)
                             .expect("message within the AEAD's limits");
                         put(out, &tag)
                     }
@@ -227,6 +238,40 @@ macro_rules! simd_gcm {
         }
     };
 }
+
+/// The ChaCha20 stream (RFC 8439 layout), continued across operations as `openssl speed
+/// -evp chacha20` does; a fresh nonce if the 32-bit counter ever runs out.
+struct SimdChaCha20 {
+    f: Features,
+    c: simdcrypt::chacha20::ChaCha20,
+    n: u64,
+}
+
+impl Op for SimdChaCha20 {
+    fn run(&mut self, buf: &mut [u8], _out: &mut Out) -> usize {
+        while self.c.apply_keystream(buf).is_err() {
+            self.n += 1;
+            self.c =
+                simdcrypt::chacha20::ChaCha20::new_with(self.f, &CHACHA_KEY, &nonce(self.n), 0);
+        }
+        0
+    }
+}
+
+/// One Poly1305 tag per operation (a one-time key per message in real use; the key set-up
+/// is part of the cost, as it is in an AEAD).
+struct SimdPoly1305(Features);
+
+impl Op for SimdPoly1305 {
+    fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
+        let mut m = simdcrypt::poly1305::Poly1305::new_with(self.0, &CHACHA_KEY);
+        m.update(buf);
+        put(out, &m.finalize())
+    }
+}
+
+/// The ChaCha20 and Poly1305 key of the `chacha20` and `poly1305` rows.
+const CHACHA_KEY: [u8; 32] = [0x42; 32];
 
 // ---------------------------------------------------------------------------------------------
 // ring and aws-lc-rs share an API for digests, HMAC and AEADs.
@@ -401,12 +446,47 @@ mod rustcrypto {
     impl<A: AeadInPlace + Send> Op for Aead<A> {
         fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
             self.n += 1;
-            let nonce = nonce(self.n);
+            let mut nonce = aes_gcm::aead::Nonce::<A>::default();
+            let len = nonce.len();
+            nonce[len - 8..].copy_from_slice(&self.n.to_be_bytes());
             let tag = self
                 .aead
-                .encrypt_in_place_detached(GenericArray::from_slice(&nonce), &AAD, buf)
+                .encrypt_in_place_detached(&nonce, &AAD, buf)
                 .expect("message within the AEAD's limits");
             put(out, &tag)
+        }
+    }
+
+    /// RustCrypto's ChaCha20 (RFC 8439 layout), continued across operations.
+    pub struct ChaCha20 {
+        c: chacha20::ChaCha20,
+        n: u64,
+    }
+    impl ChaCha20 {
+        pub fn boxed() -> Box<dyn Op> {
+            Box::new(ChaCha20 {
+                c: chacha20::ChaCha20::new((&CHACHA_KEY).into(), (&nonce(0)).into()),
+                n: 0,
+            })
+        }
+    }
+    impl Op for ChaCha20 {
+        fn run(&mut self, buf: &mut [u8], _out: &mut Out) -> usize {
+            while self.c.try_apply_keystream(buf).is_err() {
+                self.n += 1;
+                self.c = chacha20::ChaCha20::new((&CHACHA_KEY).into(), (&nonce(self.n)).into());
+            }
+            0
+        }
+    }
+
+    /// RustCrypto's Poly1305, one tag per operation.
+    pub struct Poly1305;
+    impl Op for Poly1305 {
+        fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
+            use poly1305::universal_hash::KeyInit;
+            let m = poly1305::Poly1305::new((&CHACHA_KEY).into());
+            put(out, &m.compute_unpadded(buf))
         }
     }
 
@@ -634,7 +714,7 @@ pub fn registry() -> Vec<Algorithm> {
         Algorithm {
             name: "aes-128-gcm",
             granule: 1,
-            simdcrypt: Some(simd_gcm!(simdcrypt::aead::Aes128Gcm, 16)),
+            simdcrypt: Some(simd_aead!(simdcrypt::aead::Aes128Gcm, 16)),
             peers: vec![
                 peer("ring", || {
                     Box::new(ring_ops::Aead::new(&::ring::aead::AES_128_GCM))
@@ -649,7 +729,7 @@ pub fn registry() -> Vec<Algorithm> {
         Algorithm {
             name: "aes-192-gcm",
             granule: 1,
-            simdcrypt: Some(simd_gcm!(simdcrypt::aead::Aes192Gcm, 24)),
+            simdcrypt: Some(simd_aead!(simdcrypt::aead::Aes192Gcm, 24)),
             peers: vec![
                 peer("aws-lc-rs", || {
                     Box::new(aws_ops::Aead::new(&::aws_lc_rs::aead::AES_192_GCM))
@@ -664,7 +744,7 @@ pub fn registry() -> Vec<Algorithm> {
         Algorithm {
             name: "aes-256-gcm",
             granule: 1,
-            simdcrypt: Some(simd_gcm!(simdcrypt::aead::Aes256Gcm, 32)),
+            simdcrypt: Some(simd_aead!(simdcrypt::aead::Aes256Gcm, 32)),
             peers: vec![
                 peer("ring", || {
                     Box::new(ring_ops::Aead::new(&::ring::aead::AES_256_GCM))
@@ -748,11 +828,36 @@ pub fn registry() -> Vec<Algorithm> {
             ],
             openssl: OpensslCmd::EvpDecrypt("aes-256-cbc"),
         },
-        // Not implemented in simdcrypt yet: `simdcrypt: None` until the crate has it.
+        Algorithm {
+            name: "chacha20",
+            granule: 1,
+            simdcrypt: Some(Simd {
+                backends: |f| simdcrypt::chacha20::ChaCha20::backends(f).collect(),
+                make: |f| {
+                    Box::new(SimdChaCha20 {
+                        f,
+                        c: simdcrypt::chacha20::ChaCha20::new_with(f, &CHACHA_KEY, &nonce(0), 0),
+                        n: 0,
+                    })
+                },
+            }),
+            peers: vec![peer("rustcrypto", rustcrypto::ChaCha20::boxed)],
+            openssl: OpensslCmd::Evp("chacha20"),
+        },
+        Algorithm {
+            name: "poly1305",
+            granule: 1,
+            simdcrypt: Some(Simd {
+                backends: |f| simdcrypt::poly1305::Poly1305::backends(f).collect(),
+                make: |f| Box::new(SimdPoly1305(f)),
+            }),
+            peers: vec![peer("rustcrypto", || Box::new(rustcrypto::Poly1305))],
+            openssl: OpensslCmd::NoEquivalent,
+        },
         Algorithm {
             name: "chacha20-poly1305",
             granule: 1,
-            simdcrypt: None,
+            simdcrypt: Some(simd_aead!(simdcrypt::aead::ChaCha20Poly1305, 32)),
             peers: vec![
                 peer("ring", || {
                     Box::new(ring_ops::Aead::new(&::ring::aead::CHACHA20_POLY1305))
@@ -766,6 +871,16 @@ pub fn registry() -> Vec<Algorithm> {
                 ),
             ],
             openssl: OpensslCmd::Aead("chacha20-poly1305"),
+        },
+        Algorithm {
+            name: "xchacha20-poly1305",
+            granule: 1,
+            simdcrypt: Some(simd_aead!(simdcrypt::aead::XChaCha20Poly1305, 32, 24)),
+            peers: vec![peer(
+                "rustcrypto",
+                rustcrypto::Aead::<chacha20poly1305::XChaCha20Poly1305>::boxed,
+            )],
+            openssl: OpensslCmd::NoEquivalent,
         },
     ]
 }

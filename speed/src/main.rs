@@ -187,6 +187,10 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
             }
         }
         let mut figures: Vec<Vec<Option<Figure>>> = vec![Vec::new(); makers.len()];
+        // Algorithms `openssl speed` cannot time get no OpenSSL row.
+        let openssl_here = openssl_bin
+            .as_ref()
+            .filter(|_| !matches!(alg.openssl, algs::OpensslCmd::NoEquivalent));
         let mut openssl_figures: Vec<Option<Figure>> = Vec::new();
         let mut openssl_errors: Vec<String> = Vec::new();
         for &size in &sizes {
@@ -214,7 +218,7 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
             // The system OpenSSL, right after the same cell: one `-bytes N` run per size,
             // so that its sizes are exactly ours (`-aead` would otherwise pick its own
             // small sizes) and it sits in the same stretch of machine noise.
-            if let (Some(bin), true) = (&openssl_bin, openssl_errors.is_empty()) {
+            if let (Some(bin), true) = (&openssl_here, openssl_errors.is_empty()) {
                 progress.note(&format!(
                     "openssl speed {} -bytes {size} ({openssl_seconds} s)",
                     alg.openssl.args().join(" ")
@@ -254,7 +258,7 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
                     status: Status::Measured(f),
                 });
             }
-            if openssl_bin.is_some() {
+            if openssl_here.is_some() {
                 let status = if openssl_errors.is_empty() {
                     Status::Measured(std::mem::take(&mut openssl_figures))
                 } else {

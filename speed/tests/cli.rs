@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use simdcrypt::aead::Aes128Gcm;
+use simdcrypt::aead::{Aes128Gcm, ChaCha20Poly1305};
 use simdcrypt::cpu::Features;
 use simdcrypt::sha::{Sha1, Sha256, Sha512};
 
@@ -235,7 +235,12 @@ fn json_has_every_figure_with_its_context() {
             r["implementation"].as_str().unwrap()
         ));
         if r["implementation"] == "simdcrypt" {
-            assert_eq!(r["kernel"], Sha256::backend_for(Features::hardware()));
+            let want = if r["algorithm"] == "sha256" {
+                Sha256::backend_for(Features::hardware())
+            } else {
+                ChaCha20Poly1305::backend_for(Features::hardware())
+            };
+            assert_eq!(r["kernel"], want);
             assert!(r["operations"].as_u64().unwrap() > 0);
         }
     }
@@ -244,20 +249,15 @@ fn json_has_every_figure_with_its_context() {
         "sha256 ring",
         "sha256 aws-lc-rs",
         "sha256 rustcrypto",
+        "chacha20-poly1305 simdcrypt",
         "chacha20-poly1305 ring",
         "chacha20-poly1305 aws-lc-rs",
         "chacha20-poly1305 rustcrypto",
     ] {
         assert!(seen.iter().any(|s| s == want), "{want} missing: {seen:?}");
     }
-    assert!(
-        !seen.iter().any(|s| s == "chacha20-poly1305 simdcrypt"),
-        "faked: {seen:?}"
-    );
-    assert_eq!(
-        v["not_implemented"],
-        serde_json::json!(["chacha20-poly1305"])
-    );
+    // Every algorithm of the table is implemented now: nothing is listed as missing.
+    assert_eq!(v["not_implemented"], serde_json::json!([]));
 }
 
 /// Without `openssl` on PATH, `--compare` still measures the compiled-in peers and says
@@ -467,7 +467,11 @@ fn cpu_report_follows_simdcrypt_disable() {
             .find(|(n, _)| n == "chacha20-poly1305")
             .unwrap()
             .1;
-        assert_eq!(cc, "not implemented yet");
+        assert_eq!(
+            cc.split_whitespace().next(),
+            Some(ChaCha20Poly1305::backend_for(f)),
+            "{cc}"
+        );
     }
     if Sha256::backend_for(hw) != Sha256::backend_for(without) {
         assert_ne!(
@@ -522,9 +526,11 @@ fn backend_forces_a_kernel_or_fails_with_the_choices() {
         "{e}"
     );
 
-    // simdcrypt has no ChaCha20-Poly1305 yet: nothing to force.
+    // An AEAD's kernels are named as a pair: "soft" alone is not one of them.
     let out = run(&["-evp", "chacha20-poly1305", "-backend", "soft"]);
     assert_eq!(out.status.code(), Some(2));
+    let e = text(&out.stderr);
+    assert!(e.contains("soft+soft-"), "{e}");
 }
 
 #[test]

@@ -116,6 +116,12 @@ impl Vaes512 {
             ni: NiKey::new(a, key),
         }
     }
+
+    /// For the stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_vaes.rs`), which reads the
+    /// same schedule: the token, the encryption round keys `k[0..=Nr]` and Nr.
+    pub(crate) fn gcm_parts(&self) -> (VaesAvx512, &RoundKeys, usize) {
+        (self._t, self.ni.enc_keys(), self.ni.rounds())
+    }
 }
 
 impl Kernel for Vaes512 {

@@ -76,6 +76,14 @@ pub(crate) fn new512(t: VpclmulAvx512, c: Clmul, h: &[u8; 16]) -> Vclmul512 {
     }
 }
 
+impl Vclmul512 {
+    /// For the stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_vaes.rs`), which reads the
+    /// same table: the token and the powers of `H`.
+    pub(crate) fn gcm_parts(&self) -> (VpclmulAvx512, &Powers) {
+        (self._t, self.c.powers())
+    }
+}
+
 impl Kernel for Vclmul512 {
     #[inline]
     fn update(&self, y: &mut [u8; 16], data: &[u8]) {

@@ -88,7 +88,7 @@ pub(crate) fn finish(h: &[u64; 3], s: &[u8; 16]) -> [u8; 16] {
 }
 
 impl super::Kernel for Soft64 {
-    fn blocks(&self, st: &mut State, data: &[u8]) {
+    fn blocks(&mut self, st: &mut State, data: &[u8]) {
         debug_assert!(data.len() % 16 == 0);
         for b in data.chunks_exact(16) {
             block(&mut st.h, &self.r, self.s1, limbs(b), 1);

@@ -6,6 +6,7 @@
 //! Each test crate uses part of this module.
 #![allow(dead_code)]
 
+pub mod chacha;
 pub mod gcm;
 pub mod gcm_ref;
 pub mod vectors;
@@ -204,16 +205,17 @@ fn run_on_backends(
 }
 
 /// Panics unless `ran` holds every backend [`expected_backends`] lists for `hash` (a
-/// [`Hash::NAME`], [`Cipher::NAME`] or AES-GCM name). AES-GCM backends are pairs
-/// `"<aes>+<ghash>"`: each half counts as a kernel that ran.
+/// [`Hash::NAME`], [`Cipher::NAME`], AES-GCM or ChaCha20-Poly1305 name). AES-GCM backends are
+/// pairs `"<aes>+<ghash>"`, ChaCha20-Poly1305 ones `"<chacha20>+<poly1305>"`: each half counts
+/// as a kernel that ran.
 pub fn check_coverage(hash: &str, ran: &BTreeSet<&'static str>) {
     let expected = expected_backends(hash);
-    let ran_kernels: BTreeSet<&'static str> = if is_gcm(hash) {
+    let ran_kernels: BTreeSet<&'static str> = if is_gcm(hash) || is_chacha_poly(hash) {
         ran.iter()
             .flat_map(|n| {
                 let (aes, ghash) = n
                     .split_once('+')
-                    .unwrap_or_else(|| panic!("{hash}: backend {n:?} is not \"<aes>+<ghash>\""));
+                    .unwrap_or_else(|| panic!("{hash}: backend {n:?} is not a pair \"<a>+<b>\""));
                 [aes, ghash]
             })
             .collect()
@@ -250,10 +252,22 @@ pub fn ran_so_far() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
 /// aarch64 SHA-1/SHA-256 need FEAT_SHA1+FEAT_SHA256 (std "sha2"), SHA-512 needs FEAT_SHA512
 /// (std "sha3"); armv7 SHA-1/SHA-256 need the AArch32 SHA1/SHA2 hwcaps (which work on NEON
 /// registers, so NEON too), the SHA-512 kernel needs NEON. AES: see `aes_backends`.
+///
+/// ChaCha20 (`"chacha20"`) and Poly1305 (`"poly1305"`): x86_64 AVX-512 kernels need
+/// avx512f+avx512vl with AVX2 (the IFMA Poly1305 kernel also avx512ifma), AVX2 ones avx2+avx,
+/// the SSSE3 ChaCha20 kernel ssse3 (sse2 is baseline, and the SSE2 kernel needs only that);
+/// the aarch64 and armv7 kernels need NEON. The AEADs (`"chacha20-poly1305"`,
+/// `"xchacha20-poly1305"`, `"openssh-chacha20-poly1305"`) list the ChaCha20 kernels followed
+/// by the Poly1305 kernels, like AES-GCM.
 pub fn expected_backends(hash: &str) -> Vec<&'static str> {
     if is_gcm(hash) {
         let mut out = expected_backends("aes128");
         out.extend(expected_backends("ghash"));
+        return out;
+    }
+    if is_chacha_poly(hash) {
+        let mut out = expected_backends("chacha20");
+        out.extend(expected_backends("poly1305"));
         return out;
     }
     let disabled = env_disabled();
@@ -269,7 +283,19 @@ pub fn expected_backends(hash: &str) -> Vec<&'static str> {
 /// The portable kernel's name for `primitive` on this target (for AES-GCM, the pair of the
 /// portable AES and GHASH kernels).
 pub fn portable_backend(primitive: &str) -> &'static str {
-    if is_gcm(primitive) {
+    if is_chacha_poly(primitive) {
+        if cfg!(target_pointer_width = "64") {
+            "soft+soft-64"
+        } else {
+            "soft+soft-32"
+        }
+    } else if primitive == "poly1305" {
+        if cfg!(target_pointer_width = "64") {
+            "soft-64"
+        } else {
+            "soft-32"
+        }
+    } else if is_gcm(primitive) {
         if cfg!(target_pointer_width = "64") {
             "bitsliced-64+ctmul-64"
         } else {
@@ -298,6 +324,13 @@ fn is_aes(primitive: &str) -> bool {
 
 fn is_gcm(primitive: &str) -> bool {
     matches!(primitive, "aes128-gcm" | "aes192-gcm" | "aes256-gcm")
+}
+
+fn is_chacha_poly(primitive: &str) -> bool {
+    matches!(
+        primitive,
+        "chacha20-poly1305" | "xchacha20-poly1305" | "openssh-chacha20-poly1305"
+    )
 }
 
 /// `SIMDCRYPT_DISABLE` as a set of feature names (trimmed, lower case, aliases expanded).
@@ -345,6 +378,9 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
     if hash == "ghash" {
         return ghash_backends();
     }
+    if hash == "chacha20" || hash == "poly1305" {
+        return chacha_poly_backends(hash);
+    }
     let shani = std::is_x86_feature_detected!("sha")
         && std::is_x86_feature_detected!("sse4.1")
         && std::is_x86_feature_detected!("ssse3");
@@ -367,6 +403,11 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
     if hash == "ghash" {
         return ghash_backends();
     }
+    if hash == "chacha20" || hash == "poly1305" {
+        // Both kernels are "neon" (FEAT_AdvSIMD).
+        let neon = std::arch::is_aarch64_feature_detected!("neon");
+        return vec![("neon", neon, &["neon"])];
+    }
     let sha2 = std::arch::is_aarch64_feature_detected!("sha2");
     let sha3 = std::arch::is_aarch64_feature_detected!("sha3");
     match hash {
@@ -388,6 +429,10 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
         return ghash_backends();
     }
     let (hwcap, hwcap2) = arm_hwcaps();
+    if hash == "chacha20" || hash == "poly1305" {
+        // Both kernels are "armv7-neon" (asm, HWCAP_NEON = 1 << 12).
+        return vec![("armv7-neon", hwcap & (1 << 12) != 0, &["neon"])];
+    }
     // Linux arch/arm/include/uapi/asm/hwcap.h: HWCAP_NEON = 1 << 12; HWCAP2_SHA1 = 1 << 2,
     // HWCAP2_SHA2 = 1 << 3.
     let neon = hwcap & (1 << 12) != 0;
@@ -428,6 +473,36 @@ fn aes_backends() -> Vec<HwBackend> {
         ("bitsliced-avx2", avx2, &["avx2", "avx"]),
         ("vpaes-ssse3", ssse3, &["ssse3", "sse2"]),
     ]
+}
+
+/// The ChaCha20 or Poly1305 kernels of x86_64, best first (the portable one is added by
+/// [`expected_backends`]): see there for what each needs.
+#[cfg(target_arch = "x86_64")]
+fn chacha_poly_backends(primitive: &str) -> Vec<HwBackend> {
+    use std::is_x86_feature_detected as has;
+    let avx2 = has!("avx2") && has!("avx");
+    let avx512 = avx2 && has!("avx512f") && has!("avx512vl");
+    let ifma = avx512 && has!("avx512ifma");
+    const AVX512: &[&str] = &["avx512f", "avx512vl", "avx2", "avx"];
+    const AVX2: &[&str] = &["avx2", "avx"];
+    match primitive {
+        "chacha20" => vec![
+            ("avx512", avx512, AVX512),
+            ("avx2", avx2, AVX2),
+            ("ssse3", has!("ssse3"), &["ssse3", "sse2"]),
+            ("sse2", has!("sse2"), &["sse2"]),
+        ],
+        "poly1305" => vec![
+            (
+                "avx512-ifma",
+                ifma,
+                &["avx512ifma", "avx512f", "avx512vl", "avx2", "avx"],
+            ),
+            ("avx512", avx512, AVX512),
+            ("avx2", avx2, AVX2),
+        ],
+        _ => panic!("unknown primitive {primitive}"),
+    }
 }
 
 /// The AES kernels of aarch64: ARMv8 AESE/AESD (FEAT_AES, std "aes"), vpaes on NEON.

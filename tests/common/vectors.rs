@@ -319,6 +319,24 @@ impl Record {
         }
     }
 
+    /// The value of `key` as bytes: hex digits as in [`Record::take_hex`], or a double-quoted
+    /// ASCII string taken literally (BoringSSL's `file_test` shape, in the ChaCha20-Poly1305
+    /// files: `IN= "..."`, `CT= ""`). The string has no escapes: a `"` or `\` inside it, a
+    /// missing closing quote or a non-ASCII byte is an error.
+    pub fn take_bytes(&mut self, key: &str) -> Vec<u8> {
+        let (v, l) = self.take_value(key);
+        let Some(inner) = v.strip_prefix('"') else {
+            return match decode_hex(&v) {
+                Ok(b) => b,
+                Err(e) => self.fail(l, format_args!("{key}: {e}")),
+            };
+        };
+        match inner.strip_suffix('"') {
+            Some(s) if !s.contains(['"', '\\']) && s.is_ascii() => s.as_bytes().to_vec(),
+            _ => self.fail(l, format_args!("{key}: malformed quoted string {v:?}")),
+        }
+    }
+
     /// The value of `key` as a decimal number.
     pub fn take_usize(&mut self, key: &str) -> usize {
         let (v, l) = self.take_value(key);

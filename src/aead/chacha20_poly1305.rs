@@ -1,0 +1,587 @@
+//! ChaCha20-Poly1305 (RFC 8439 §2.8), and the pieces the XChaCha20 and OpenSSH variants share
+//! with it: the kernel pair ([`Backend`], its names) and the construction over a ChaCha20
+//! state ([`seal`], [`open`]).
+//!
+//! # Construction (RFC 8439 §2.8)
+//!
+//! 1. The one-time Poly1305 key is the first 32 bytes of ChaCha20 block 0 (§2.6: the key, the
+//!    nonce, block counter 0).
+//! 2. The text is encrypted from block counter 1 (§2.4).
+//! 3. The tag is Poly1305 over `AAD ‖ pad16 ‖ ciphertext ‖ pad16 ‖ le64(len(AAD)) ‖
+//!    le64(len(ciphertext))`, where `pad16` is zeros up to a multiple of 16 bytes: every block
+//!    of that input is a full block, so the MAC only ever sees whole blocks
+//!    (`poly1305::Mac::update_padded`).
+//!
+//! # How the work is split
+//!
+//! Each key picks its ChaCha20 kernel and its Poly1305 kernel once, from the same
+//! [`Features`]; `backend()` names the pair, e.g. `"avx512+avx512-ifma"` or `"soft+soft-64"`.
+//!
+//! The first [`HEAD`] bytes of text are encrypted in the same kernel call that makes block 0
+//! (a 16-byte message costs one two-block call, which the kernels' short paths serve), through
+//! a stack buffer ([`Head`]). A text that fits in the head, with an AAD of at most
+//! [`SHORT_AAD`] bytes, has its whole MAC input laid out in one buffer and MACed in one call
+//! ([`mac_short`]). The rest of a longer text goes in chunks of [`CHUNK`] bytes: sealing
+//! encrypts a chunk and then MACs it while it is still in L1; opening MACs a chunk and then
+//! decrypts it. A failed open zeroes the whole buffer; the plaintext of the head is only
+//! written out after the tag matched.
+//!
+//! # Limits
+//!
+//! The 32-bit block counter numbers blocks 1 to 2^32 − 1 for the text, so a text is at most
+//! (2^32 − 1)·64 bytes (RFC 8439 §2.8: 274 877 906 880); a longer one gives
+//! [`Error::MessageTooLong`]. The AAD is unbounded (its length is a 64-bit field).
+#![forbid(unsafe_code)]
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+use crate::Error;
+use crate::chacha20::{self, Core};
+use crate::cpu::{self, Dispatch, Features};
+use crate::poly1305::{self, Mac};
+use crate::wipe::{wipe, wipe_slice};
+
+/// Bytes per pass over the text after the head (a multiple of 64, so that only the last
+/// chunk can end inside a ChaCha20 block, and of 16 for Poly1305).
+const CHUNK: usize = 16384;
+
+/// Text bytes encrypted together with block 0: three blocks, so that block 0 and the head make
+/// one call of four blocks.
+const HEAD: usize = 192;
+
+/// Longest text: (2^32 − 1) blocks of 64 bytes (block 0 makes the Poly1305 key).
+pub(super) const MAX_TEXT: u64 = ((1 << 32) - 1) * 64;
+
+/// The kernel pair that one [`Features`] value selects.
+///
+/// The walk of [`cpu::backends`] removes, at each step, one kernel's key feature. Which one is
+/// decided by `key`: the Poly1305 kernel's key, unless removing it would move the ChaCha20
+/// kernel somewhere other than where removing ChaCha20's own key would (which would skip a
+/// ChaCha20 kernel), then ChaCha20's key. That is why the pair remembers the features it was
+/// selected from. The unit test `backends_cover_both_kernels` checks that every kernel of
+/// both primitives is visited.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Backend {
+    pub(super) chacha: chacha20::Backend,
+    pub(super) poly: poly1305::Backend,
+    features: Features,
+}
+
+/// `f` less the feature bits in `key` (a [`Dispatch::key`] value).
+fn without_key(f: Features, key: u64) -> Features {
+    let mut out = f;
+    for (i, info) in cpu::table().iter().enumerate() {
+        if key & (1 << i) != 0 {
+            // A name from the table is always known.
+            out = out.without(info.name).unwrap_or(out);
+        }
+    }
+    out
+}
+
+impl Dispatch for Backend {
+    fn select(f: Features) -> Self {
+        Backend {
+            chacha: chacha20::Backend::select(f),
+            poly: poly1305::Backend::select(f),
+            features: f,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        pair_name(self.chacha.name(), self.poly.name())
+    }
+
+    fn key(self) -> u64 {
+        let (ck, pk) = (self.chacha.key(), self.poly.key());
+        if pk == 0 {
+            return ck;
+        }
+        if ck == 0 {
+            return pk;
+        }
+        let here = self.chacha.name();
+        let after_poly = chacha20::Backend::select(without_key(self.features, pk)).name();
+        let after_own = chacha20::Backend::select(without_key(self.features, ck)).name();
+        if after_poly == here || after_poly == after_own {
+            pk
+        } else {
+            ck
+        }
+    }
+}
+
+/// `pair_names!(chacha, poly, [chacha names], [poly names])`: the `&'static str`
+/// `"<chacha>+<poly>"` for every pair of listed names (`concat!` needs literals), or
+/// [`UNLISTED`].
+macro_rules! pair_names {
+    ($c:expr, $p:expr, [$($cn:literal),* $(,)?], $pl:tt) => {
+        match $c {
+            $( $cn => pair_names!(@poly $cn, $p, $pl), )*
+            _ => UNLISTED,
+        }
+    };
+    (@poly $cn:literal, $p:expr, [$($pn:literal),* $(,)?]) => {
+        match $p {
+            $( $pn => concat!($cn, "+", $pn), )*
+            _ => UNLISTED,
+        }
+    };
+}
+
+/// The name of a pair missing from `pair_name`'s lists (a test checks none is reachable).
+const UNLISTED: &str = "chacha20+poly1305";
+
+/// `"<chacha20 backend>+<poly1305 backend>"`, for every kernel name of every architecture.
+pub(super) fn pair_name(chacha: &str, poly: &str) -> &'static str {
+    pair_names!(
+        chacha,
+        poly,
+        [
+            "avx512",
+            "avx2",
+            "ssse3",
+            "sse2",
+            "neon",
+            "armv7-neon",
+            "soft"
+        ],
+        [
+            "avx512-ifma",
+            "avx512",
+            "avx2",
+            "neon",
+            "armv7-neon",
+            "soft-64",
+            "soft-32"
+        ]
+    )
+}
+
+/// ChaCha20 block 0 and the first [`HEAD`] bytes of text, made in one kernel call. Layout of
+/// `buf`: `[..64]` receives block 0's keystream (its first 32 bytes are the Poly1305 key),
+/// then the head of the text, zero-padded to whole blocks.
+struct Head {
+    buf: [u8; 64 + HEAD],
+    len: usize,
+}
+
+impl Head {
+    /// Copies the first `min(len, HEAD)` bytes of `text`, XORs the keystream of blocks
+    /// 0, 1, … into block 0 and the head, and leaves `core` at the block after them.
+    fn new(core: &mut Core, text: &[u8]) -> Head {
+        let len = text.len().min(HEAD);
+        let mut buf = [0u8; 64 + HEAD];
+        buf[64..64 + len].copy_from_slice(&text[..len]);
+        let blocks = 1 + len.div_ceil(64);
+        core.xor_blocks(&mut buf[..64 * blocks]);
+        Head { buf, len }
+    }
+
+    /// The one-time Poly1305 key `r ‖ s` (RFC 8439 §2.6).
+    fn poly_key(&self) -> &[u8; 32] {
+        self.buf[..32].try_into().expect("32 bytes")
+    }
+
+    /// The head of the text after the keystream was XORed in.
+    fn text(&self) -> &[u8] {
+        &self.buf[64..64 + self.len]
+    }
+}
+
+impl Drop for Head {
+    fn drop(&mut self) {
+        wipe(&mut self.buf);
+    }
+}
+
+/// `le64(len(AAD)) ‖ le64(len(text))`, the last Poly1305 block of RFC 8439 §2.8.
+fn lengths(aad: usize, text: usize) -> [u8; 16] {
+    let mut b = [0u8; 16];
+    b[..8].copy_from_slice(&(aad as u64).to_le_bytes());
+    b[8..].copy_from_slice(&(text as u64).to_le_bytes());
+    b
+}
+
+/// Longest AAD of the one-call MAC path ([`mac_short`]): a TLS 1.2 record header is 13 bytes,
+/// TLS 1.3's 5, IPsec ESP's 8 or 12.
+const SHORT_AAD: usize = 64;
+
+/// The whole MAC of RFC 8439 §2.8 in one kernel call, for an AAD of at most [`SHORT_AAD`]
+/// bytes and a ciphertext of at most [`HEAD`]: `AAD ‖ pad16 ‖ ct ‖ pad16 ‖ lengths` is laid
+/// out in one buffer. For short messages the kernels' per-call work (converting the
+/// accumulator to their limbs and back) would otherwise be paid three times.
+fn mac_short(mut mac: Mac, aad: &[u8], ct: &[u8]) -> [u8; 16] {
+    debug_assert!(aad.len() <= SHORT_AAD && ct.len() <= HEAD);
+    let mut buf = [0u8; SHORT_AAD + HEAD + 16];
+    buf[..aad.len()].copy_from_slice(aad);
+    let c = aad.len().div_ceil(16) * 16;
+    buf[c..c + ct.len()].copy_from_slice(ct);
+    let l = c + ct.len().div_ceil(16) * 16;
+    buf[l..l + 16].copy_from_slice(&lengths(aad.len(), ct.len()));
+    mac.blocks(&buf[..l + 16]);
+    // The AAD may be secret to the caller.
+    wipe(&mut buf);
+    mac.finish()
+}
+
+/// Whether a text of `len` bytes is too long for the 32-bit block counter.
+pub(super) fn too_long(len: usize) -> bool {
+    len as u64 > MAX_TEXT
+}
+
+/// RFC 8439 §2.8 sealing with the ChaCha20 state `key`, `tail` (words 12–15: block counter 0
+/// and the nonce). The caller has checked the length ([`too_long`]).
+pub(super) fn seal(
+    b: Backend,
+    key: &[u8; 32],
+    tail: [u32; 4],
+    aad: &[u8],
+    in_out: &mut [u8],
+) -> [u8; 16] {
+    let text_len = in_out.len();
+    let mut core = Core::with_backend(b.chacha, key, tail);
+    let head = Head::new(&mut core, in_out);
+    let mut mac = Mac::with_backend(b.poly, head.poly_key());
+    if text_len <= HEAD && aad.len() <= SHORT_AAD {
+        in_out.copy_from_slice(head.text());
+        return mac_short(mac, aad, in_out);
+    }
+    mac.update_padded(aad);
+    let (first, rest) = in_out.split_at_mut(head.len);
+    first.copy_from_slice(head.text());
+    drop(head);
+    // `first` is a multiple of 16 bytes unless it is the whole text.
+    mac.update_padded(first);
+    for chunk in rest.chunks_mut(CHUNK) {
+        core.xor(chunk);
+        mac.update_padded(chunk);
+    }
+    mac.blocks(&lengths(aad.len(), text_len));
+    mac.finish()
+}
+
+/// RFC 8439 §2.8 opening: MACs and decrypts chunk by chunk, then compares the tag in constant
+/// time; on a mismatch `in_out` is zeroed. The head's plaintext is written out only after the
+/// tag matched. The caller has checked the length.
+pub(super) fn open(
+    b: Backend,
+    key: &[u8; 32],
+    tail: [u32; 4],
+    aad: &[u8],
+    in_out: &mut [u8],
+    tag: &[u8; 16],
+) -> Result<(), Error> {
+    let text_len = in_out.len();
+    let mut core = Core::with_backend(b.chacha, key, tail);
+    let head = Head::new(&mut core, in_out);
+    let mut mac = Mac::with_backend(b.poly, head.poly_key());
+    let (first, rest) = in_out.split_at_mut(head.len);
+    let mut want = if text_len <= HEAD && aad.len() <= SHORT_AAD {
+        mac_short(mac, aad, first)
+    } else {
+        mac.update_padded(aad);
+        mac.update_padded(first);
+        for chunk in rest.chunks_mut(CHUNK) {
+            mac.update_padded(chunk);
+            core.xor(chunk);
+        }
+        mac.blocks(&lengths(aad.len(), text_len));
+        mac.finish()
+    };
+    let ok = crate::ct::eq(&want, tag);
+    wipe(&mut want);
+    if ok {
+        first.copy_from_slice(head.text());
+        Ok(())
+    } else {
+        wipe_slice(in_out);
+        Err(Error::AuthenticationFailed)
+    }
+}
+
+/// Words 12–15 of the RFC 8439 state: block counter 0 and the 96-bit nonce as three
+/// little-endian words.
+fn ietf_tail(nonce: &[u8; 12]) -> [u32; 4] {
+    let w = |i: usize| u32::from_le_bytes([nonce[i], nonce[i + 1], nonce[i + 2], nonce[i + 3]]);
+    [0, w(0), w(4), w(8)]
+}
+
+/// ChaCha20-Poly1305 (RFC 8439 §2.8): a 32-byte key, 12-byte nonces, 16-byte tags. The key
+/// is wiped on drop, and so is every per-message state (ChaCha20 state, Poly1305 key and
+/// accumulator).
+///
+/// A nonce must never repeat under one key: a repeat reveals the XOR of the two plaintexts
+/// and the Poly1305 key, which lets an attacker forge messages. With random nonces prefer
+/// [`XChaCha20Poly1305`](super::XChaCha20Poly1305).
+///
+/// ```
+/// use simdcrypt::aead::ChaCha20Poly1305;
+///
+/// // RFC 8439 §2.8.2
+/// let key: [u8; 32] = core::array::from_fn(|i| 0x80 + i as u8);
+/// let nonce = [0x07, 0, 0, 0, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47];
+/// let aad = [0x50, 0x51, 0x52, 0x53, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7];
+/// let plaintext = b"Ladies and Gentlemen of the class of '99: If I could offer you only one \
+///                   tip for the future, sunscreen would be it.";
+///
+/// let aead = ChaCha20Poly1305::new(&key);
+/// let mut buf = *plaintext;
+/// let tag = aead.seal_in_place_detached(&nonce, &aad, &mut buf)?;
+/// assert_eq!(buf[..8], [0xd3, 0x1a, 0x8d, 0x34, 0x64, 0x8e, 0x60, 0xdb]);
+/// assert_eq!(tag, [0x1a, 0xe1, 0x0b, 0x59, 0x4f, 0x09, 0xe2, 0x6a,
+///                  0x7e, 0x90, 0x2e, 0xcb, 0xd0, 0x60, 0x06, 0x91]);
+///
+/// aead.open_in_place_detached(&nonce, &aad, &mut buf, &tag)?;
+/// assert_eq!(&buf, plaintext);
+///
+/// // A wrong tag: an error, and the buffer is zeroed.
+/// let mut bad = tag;
+/// bad[0] ^= 1;
+/// assert!(aead.open_in_place_detached(&nonce, &aad, &mut buf, &bad).is_err());
+/// assert!(buf.iter().all(|&b| b == 0));
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+pub struct ChaCha20Poly1305 {
+    key: [u8; 32],
+    backend: Backend,
+}
+
+impl ChaCha20Poly1305 {
+    /// A key for the fastest ChaCha20 and Poly1305 kernels this CPU has (less
+    /// `SIMDCRYPT_DISABLE`).
+    #[inline]
+    pub fn new(key: &[u8; 32]) -> Self {
+        Self::new_with(Features::detect(), key)
+    }
+
+    /// A key for the kernels that `features` selects (tests, benchmarks and comparisons pass
+    /// a reduced [`Features`]).
+    pub fn new_with(features: Features, key: &[u8; 32]) -> Self {
+        ChaCha20Poly1305 {
+            key: *key,
+            backend: Backend::select(features),
+        }
+    }
+
+    /// Encrypts `in_out` in place under `nonce`, authenticating it and `aad`; returns the
+    /// 16-byte tag. `Err(MessageTooLong)` for a text longer than (2^32 − 1)·64 bytes, with
+    /// `in_out` unchanged.
+    pub fn seal_in_place_detached(
+        &self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        in_out: &mut [u8],
+    ) -> Result<[u8; 16], Error> {
+        if too_long(in_out.len()) {
+            return Err(Error::MessageTooLong);
+        }
+        Ok(seal(self.backend, &self.key, ietf_tail(nonce), aad, in_out))
+    }
+
+    /// Checks `tag` over `aad` and the ciphertext `in_out` in constant time and, if it
+    /// matches, leaves the plaintext in `in_out`. On any error (`AuthenticationFailed`,
+    /// `MessageTooLong`) `in_out` is all zero.
+    pub fn open_in_place_detached(
+        &self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        in_out: &mut [u8],
+        tag: &[u8; 16],
+    ) -> Result<(), Error> {
+        if too_long(in_out.len()) {
+            wipe_slice(in_out);
+            return Err(Error::MessageTooLong);
+        }
+        open(self.backend, &self.key, ietf_tail(nonce), aad, in_out, tag)
+    }
+
+    /// Encrypts `plaintext` and returns ciphertext ‖ 16-byte tag.
+    #[cfg(feature = "alloc")]
+    pub fn seal(&self, nonce: &[u8; 12], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+        if too_long(plaintext.len()) {
+            return Err(Error::MessageTooLong);
+        }
+        let mut out = Vec::with_capacity(plaintext.len() + 16);
+        out.extend_from_slice(plaintext);
+        let tag = self.seal_in_place_detached(nonce, aad, &mut out)?;
+        out.extend_from_slice(&tag);
+        Ok(out)
+    }
+
+    /// Checks and decrypts ciphertext ‖ 16-byte tag; returns the plaintext.
+    /// `Err(InvalidLength)` if `ct_and_tag` is shorter than a tag,
+    /// `Err(AuthenticationFailed)` if the tag does not match.
+    #[cfg(feature = "alloc")]
+    pub fn open(&self, nonce: &[u8; 12], aad: &[u8], ct_and_tag: &[u8]) -> Result<Vec<u8>, Error> {
+        let Some(ct_len) = ct_and_tag.len().checked_sub(16) else {
+            return Err(Error::InvalidLength);
+        };
+        let (ct, tag) = ct_and_tag.split_at(ct_len);
+        let tag: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidLength)?;
+        let mut out = Vec::from(ct);
+        self.open_in_place_detached(nonce, aad, &mut out, tag)?;
+        Ok(out)
+    }
+
+    /// The ChaCha20 and Poly1305 kernels of this key, as `"<chacha20>+<poly1305>"` (e.g.
+    /// `"avx2+avx2"`, `"soft+soft-64"`).
+    pub fn backend(&self) -> &'static str {
+        self.backend.name()
+    }
+
+    /// The kernels a key made with `features` would use.
+    pub fn backend_for(features: Features) -> &'static str {
+        Backend::select(features).name()
+    }
+
+    /// Every (ChaCha20, Poly1305) kernel pair reachable from `features`, best first, each
+    /// with a feature set that selects it (for [`Self::new_with`]). Every ChaCha20 kernel and
+    /// every Poly1305 kernel the CPU supports appears in at least one pair.
+    pub fn backends(features: Features) -> impl Iterator<Item = (&'static str, Features)> {
+        cpu::backends::<Backend>(features)
+    }
+}
+
+impl Drop for ChaCha20Poly1305 {
+    fn drop(&mut self) {
+        wipe(&mut self.key);
+    }
+}
+
+impl core::fmt::Debug for ChaCha20Poly1305 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // Never the key.
+        f.debug_struct("ChaCha20Poly1305")
+            .field("backend", &self.backend())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::chacha20::ChaCha20;
+    use crate::poly1305::Poly1305;
+    use std::vec;
+    use std::vec::Vec;
+
+    /// RFC 8439 §2.8 from the public ChaCha20 and Poly1305 types, byte by byte.
+    fn reference(f: Features, key: &[u8; 32], nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u8> {
+        let mut otk = [0u8; 32];
+        ChaCha20::new_with(f, key, nonce, 0)
+            .apply_keystream(&mut otk)
+            .unwrap();
+        let mut ct = pt.to_vec();
+        ChaCha20::new_with(f, key, nonce, 1)
+            .apply_keystream(&mut ct)
+            .unwrap();
+        let mut mac = Poly1305::new_with(f, &otk);
+        let pad = |n: usize| vec![0u8; (16 - n % 16) % 16];
+        mac.update(aad);
+        mac.update(&pad(aad.len()));
+        mac.update(&ct);
+        mac.update(&pad(ct.len()));
+        mac.update(&lengths(aad.len(), ct.len()));
+        ct.extend_from_slice(&mac.finalize());
+        ct
+    }
+
+    fn all() -> Vec<(&'static str, Features)> {
+        ChaCha20Poly1305::backends(Features::detect()).collect()
+    }
+
+    /// Every length around the head and the chunks, on every pair, against the reference.
+    #[test]
+    fn matches_reference_across_head_and_chunks() {
+        let key: [u8; 32] = core::array::from_fn(|i| (i * 7 + 3) as u8);
+        let nonce: [u8; 12] = core::array::from_fn(|i| (i * 13 + 1) as u8);
+        let lens: Vec<usize> = (0..=260)
+            .chain([
+                CHUNK + HEAD - 1,
+                CHUNK + HEAD,
+                CHUNK + HEAD + 1,
+                3 * CHUNK + 77,
+            ])
+            .collect();
+        for (name, f) in all() {
+            let aead = ChaCha20Poly1305::new_with(f, &key);
+            assert_eq!(aead.backend(), name);
+            for &len in &lens {
+                let pt: Vec<u8> = (0..len).map(|i| (i * 31 + len) as u8).collect();
+                let aad = &pt[..len % 37];
+                let want = reference(Features::none(), &key, &nonce, aad, &pt);
+                let mut buf = pt.clone();
+                let tag = aead.seal_in_place_detached(&nonce, aad, &mut buf).unwrap();
+                assert_eq!(buf, want[..len], "{name} len {len}");
+                assert_eq!(tag, want[len..], "{name} len {len}");
+                aead.open_in_place_detached(&nonce, aad, &mut buf, &tag)
+                    .unwrap();
+                assert_eq!(buf, pt, "{name} len {len}");
+                let mut bad = tag;
+                bad[len % 16] ^= 0x10;
+                let mut ct = want[..len].to_vec();
+                assert_eq!(
+                    aead.open_in_place_detached(&nonce, aad, &mut ct, &bad),
+                    Err(Error::AuthenticationFailed)
+                );
+                assert!(ct.iter().all(|&b| b == 0), "{name} len {len}");
+            }
+        }
+    }
+
+    /// The walk over `backends` reaches every ChaCha20 kernel and every Poly1305 kernel, and
+    /// every pair has a listed name; also with features masked in ways the plain walk from
+    /// `detect()` does not start from.
+    #[test]
+    fn backends_cover_both_kernels() {
+        let d = Features::detect();
+        let mut starts = vec![d, Features::none()];
+        for m in [
+            "avx512ifma",
+            "avx512f",
+            "avx2",
+            "ssse3",
+            "avx512ifma,avx2",
+            "avx512vl",
+            "neon",
+        ] {
+            starts.push(d.without(m).unwrap());
+        }
+        for f in starts {
+            let pairs: Vec<(&str, Features)> = ChaCha20Poly1305::backends(f).collect();
+            for (name, g) in &pairs {
+                assert_ne!(*name, UNLISTED);
+                assert_eq!(ChaCha20Poly1305::backend_for(*g), *name);
+                assert_eq!(ChaCha20Poly1305::new_with(*g, &[0; 32]).backend(), *name);
+            }
+            for (c, _) in ChaCha20::backends(f) {
+                assert!(
+                    pairs.iter().any(|(p, _)| p.split('+').next() == Some(c)),
+                    "ChaCha20 kernel {c} not visited from {f:?}: {pairs:?}"
+                );
+            }
+            for (p, _) in Poly1305::backends(f) {
+                assert!(
+                    pairs.iter().any(|(q, _)| q.split('+').nth(1) == Some(p)),
+                    "Poly1305 kernel {p} not visited from {f:?}: {pairs:?}"
+                );
+            }
+        }
+    }
+
+    /// (2^32 − 1)·64 bytes is the longest text (RFC 8439 §2.8); on 32-bit targets no slice
+    /// reaches it.
+    #[test]
+    fn length_limit() {
+        assert!(!too_long(0));
+        assert!(!too_long(usize::MAX >> 32));
+        if let Ok(max) = usize::try_from(MAX_TEXT) {
+            assert!(!too_long(max));
+            assert!(too_long(max + 1));
+        }
+        assert_eq!(MAX_TEXT, 274_877_906_880);
+    }
+}

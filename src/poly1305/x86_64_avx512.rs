@@ -1,0 +1,436 @@
+//! Poly1305 (RFC 8439 §2.5) on 512-bit registers: the safe wrappers of
+//! `asm/x86_64/poly1305_avx512.S`, sixteen interleaved Horner lanes (two sets of eight
+//! elements), in radix 2^44 with AVX-512 IFMA and in radix 2^26 with AVX-512F.
+//!
+//! Rust 1.85 (our MSRV) cannot enable the `avx512*` target features, so the loops are
+//! assembly; the tokens [`Avx512Ifma`] and [`Avx512`] prove their instructions exist. The
+//! `.S` file has the math (Goll and Gueron's r-power Horner scheme, the limb products, the
+//! carries and their bounds); this file prepares its inputs and finishes its output:
+//!
+//! - the powers `r^1..=r^16` (`x86_64_avx2::powers`, the portable multiplication), laid out as the
+//!   multiplier vectors of the radix: `r^16` in every element for the loop, and for the last
+//!   group element `e` of set A gets `r^(16-π(e))`, of set B `r^(8-π(e))`, with
+//!   `π = (0, 4, 1, 5, 2, 6, 3, 7)` the block order that `vpunpck{l,h}qdq` leaves;
+//! - the accumulator enters from the canonical [`State`] as limbs of element 0 and comes back
+//!   as the lane sums, which are carried and packed into three words (< 2^131) here;
+//! - calls shorter than one 16-block group (or than a few groups before the first call that
+//!   makes the table) and the last `n mod 16` blocks of a call go to the AVX2 kernel (itself eight blocks at a time, the portable kernel below that), which each
+//!   key here owns, built from its own [`Avx2`] token.
+//!
+//! Keys make their tables at the first call of at least one group (key setup happens once per
+//! message, and short messages never need them; see `x86_64_avx2::Avx2Key`) and
+//! wipe them on drop. The limb copies on the stack are wiped after each call, and the assembly
+//! zeroes every vector register before it returns.
+
+use super::x86_64_avx2::{self as avx2, Avx2Key, Mults, from_limbs26, powers, powers26};
+use super::{Kernel, State};
+use crate::cpu::arch::{Avx2, Avx512, Avx512Ifma};
+
+unsafe extern "sysv64" {
+    /// Absorbs `ngroups ≥ 1` groups of 16 blocks at `data` into the radix-2^44 limbs `h` and
+    /// stores the lane sums of the two sets in `out`. Needs AVX512IFMA and AVX512F.
+    fn simdcrypt_poly1305_ifma(
+        h: *const [u64; 3],
+        tab: *const Tab44,
+        data: *const u8,
+        ngroups: usize,
+        out: *mut [[u64; 8]; 3],
+    );
+    /// As `simdcrypt_poly1305_ifma` in radix 2^26 (five limbs). Needs AVX512F.
+    fn simdcrypt_poly1305_avx512(
+        h: *const [u64; 5],
+        tab: *const Tab26,
+        data: *const u8,
+        ngroups: usize,
+        out: *mut [[u64; 8]; 5],
+    );
+}
+
+/// 2^44 − 1.
+const M44: u64 = (1 << 44) - 1;
+/// 2^42 − 1.
+const M42: u64 = (1 << 42) - 1;
+
+/// Blocks per group of the assembly loops.
+const GROUP: usize = 16;
+
+/// Below this many blocks a call goes to the AVX2 key (and so, usually, the portable kernel)
+/// while the key has no table yet: making the table costs about 370 cycles with IFMA and 550
+/// with AVX-512F (measured), which the loops win back over the portable kernel (about 0.6
+/// and 0.5 cycles/byte) from about 600 bytes and 1.1 KiB on.
+const IFMA_FIRST_MIN_BLOCKS: usize = 48;
+const AVX512_FIRST_MIN_BLOCKS: usize = 64;
+
+/// The element order of a set: element `e` holds block `PI[e]` of its eight.
+const PI: [usize; 8] = [0, 4, 1, 5, 2, 6, 3, 7];
+
+/// `h` (three words, < 2^131) as radix-2^44 limbs (the top one below 2^43).
+fn to_limbs44(h: &[u64; 3]) -> [u64; 3] {
+    [
+        h[0] & M44,
+        ((h[0] >> 44) | (h[1] << 20)) & M44,
+        (h[1] >> 24) | (h[2] << 40),
+    ]
+}
+
+/// Radix-2^44 limbs (each below 2^62) carried and packed into the canonical three words
+/// (< 2^131: after the carry the value is below 2^130 + 2^45).
+fn from_limbs44(mut l: [u64; 3]) -> [u64; 3] {
+    l[1] += l[0] >> 44;
+    l[0] &= M44;
+    l[2] += l[1] >> 44;
+    l[1] &= M44;
+    let c = l[2] >> 42;
+    l[2] &= M42;
+    l[0] += c * 5;
+    l[1] += l[0] >> 44;
+    l[0] &= M44;
+    let mut acc = u128::from(l[0]) + (u128::from(l[1]) << 44);
+    let w0 = acc as u64;
+    acc >>= 64;
+    acc += u128::from(l[2]) << 24;
+    [w0, acc as u64, (acc >> 64) as u64]
+}
+
+/// The multiplier vectors of the radix-2^44 loop: `v[s][i][e]`, set `s` (0: `r^16`
+/// everywhere; 1, 2: the last group's powers of sets A and B), vector `i` (r0, r1, r2, 20·r1,
+/// 20·r2), element `e`.
+#[repr(C, align(64))]
+struct Tab44 {
+    v: [[[u64; 8]; 5]; 3],
+}
+
+/// For table set `s` and element `e`: the exponent of the power it holds.
+fn exponent(s: usize, e: usize) -> usize {
+    match s {
+        0 => 16,
+        1 => 16 - PI[e],
+        _ => 8 - PI[e],
+    }
+}
+
+impl Tab44 {
+    fn new(r: &[u64; 2]) -> Self {
+        let mut pw = powers::<16>(r);
+        let mut tab = Tab44 {
+            v: [[[0; 8]; 5]; 3],
+        };
+        for (s, set) in tab.v.iter_mut().enumerate() {
+            for e in 0..8 {
+                let l = to_limbs44(&pw[exponent(s, e) - 1]);
+                let m = [l[0], l[1], l[2], 20 * l[1], 20 * l[2]];
+                for (vec, x) in set.iter_mut().zip(m) {
+                    vec[e] = x;
+                }
+            }
+        }
+        crate::wipe::wipe(&mut pw);
+        tab
+    }
+}
+
+impl Drop for Tab44 {
+    fn drop(&mut self) {
+        crate::wipe::wipe(&mut self.v);
+    }
+}
+
+/// A Poly1305 key for the IFMA kernel (and the AVX2 kernel for the rest). The table is made
+/// at the first call of at least one group, as the AVX2 kernel's (see [`Avx2Key`]).
+pub(crate) struct IfmaKey {
+    _t: Avx512Ifma,
+    avx2: Avx2Key,
+    r: [u64; 2],
+    tab: Option<Tab44>,
+}
+
+/// A key for the IFMA kernel.
+pub(crate) fn new_ifma(t: Avx512Ifma, t2: Avx2, r: &[u64; 2]) -> IfmaKey {
+    IfmaKey {
+        _t: t,
+        avx2: avx2::new(t2, r),
+        r: *r,
+        tab: None,
+    }
+}
+
+impl IfmaKey {
+    fn tab(&mut self) -> &Tab44 {
+        self.tab.get_or_insert_with(|| Tab44::new(&self.r))
+    }
+}
+
+impl Drop for IfmaKey {
+    fn drop(&mut self) {
+        crate::wipe::wipe(&mut self.r);
+    }
+}
+
+impl Kernel for IfmaKey {
+    fn blocks(&mut self, st: &mut State, data: &[u8]) {
+        debug_assert_eq!(data.len() % 16, 0);
+        let groups = data.len() / (16 * GROUP);
+        if groups == 0 || (data.len() / 16 < IFMA_FIRST_MIN_BLOCKS && self.tab.is_none()) {
+            self.avx2.blocks(st, data);
+            return;
+        }
+        let (wide, rest) = data.split_at(groups * 16 * GROUP);
+        let mut hl = to_limbs44(&st.h);
+        let mut out = [[0u64; 8]; 3];
+        // SAFETY: the token in `self` proves AVX512IFMA and AVX512F; `hl` is three readable
+        // words, `self.tab` the 960-byte table, `wide` `groups ≥ 1` whole groups (only read),
+        // `out` 3 × 8 writable words.
+        unsafe { simdcrypt_poly1305_ifma(&hl, self.tab(), wide.as_ptr(), groups, &mut out) };
+        // Each element's limbs are below 2^45: the sums stay far below 2^62.
+        for (l, o) in hl.iter_mut().zip(out.iter()) {
+            *l = o.iter().sum();
+        }
+        st.h = from_limbs44(hl);
+        crate::wipe::wipe(&mut hl);
+        crate::wipe::wipe(&mut out);
+        if !rest.is_empty() {
+            self.avx2.blocks(st, rest);
+        }
+    }
+}
+
+/// The multiplier vectors of the radix-2^26 loop, sets as in [`Tab44`], each in the AVX2
+/// kernel's [`Mults`] layout (r0..r4, 5·r1..5·r4) over eight elements.
+#[repr(C, align(64))]
+struct Tab26 {
+    m: [Mults<8>; 3],
+}
+
+impl Tab26 {
+    fn new(r: &[u64; 2]) -> Self {
+        let mut pw = powers26::<16>(r);
+        let set = |s: usize| Mults::new(core::array::from_fn(|e| &pw[exponent(s, e) - 1]));
+        let tab = Tab26 {
+            m: [set(0), set(1), set(2)],
+        };
+        crate::wipe::wipe(&mut pw);
+        tab
+    }
+}
+
+impl Drop for Tab26 {
+    fn drop(&mut self) {
+        for m in self.m.iter_mut() {
+            m.wipe();
+        }
+    }
+}
+
+/// A Poly1305 key for the AVX-512F kernel (and the AVX2 kernel for the rest); the table is
+/// made at the first call of at least one group.
+pub(crate) struct Avx512Key {
+    _t: Avx512,
+    avx2: Avx2Key,
+    r: [u64; 2],
+    tab: Option<Tab26>,
+}
+
+/// A key for the AVX-512F kernel.
+pub(crate) fn new_avx512(t: Avx512, t2: Avx2, r: &[u64; 2]) -> Avx512Key {
+    Avx512Key {
+        _t: t,
+        avx2: avx2::new(t2, r),
+        r: *r,
+        tab: None,
+    }
+}
+
+impl Avx512Key {
+    fn tab(&mut self) -> &Tab26 {
+        self.tab.get_or_insert_with(|| Tab26::new(&self.r))
+    }
+}
+
+impl Drop for Avx512Key {
+    fn drop(&mut self) {
+        crate::wipe::wipe(&mut self.r);
+    }
+}
+
+impl Kernel for Avx512Key {
+    fn blocks(&mut self, st: &mut State, data: &[u8]) {
+        debug_assert_eq!(data.len() % 16, 0);
+        let groups = data.len() / (16 * GROUP);
+        if groups == 0 || (data.len() / 16 < AVX512_FIRST_MIN_BLOCKS && self.tab.is_none()) {
+            self.avx2.blocks(st, data);
+            return;
+        }
+        let (wide, rest) = data.split_at(groups * 16 * GROUP);
+        let mut hl = avx2::to_limbs26(&st.h);
+        let mut out = [[0u64; 8]; 5];
+        // SAFETY: the token in `self` proves AVX512F; `hl` is five readable words, `self.tab`
+        // the 1728-byte table, `wide` `groups ≥ 1` whole groups (only read), `out` 5 × 8
+        // writable words.
+        unsafe { simdcrypt_poly1305_avx512(&hl, self.tab(), wide.as_ptr(), groups, &mut out) };
+        // Each element's limbs are below 2^27: the sums stay far below 2^63.
+        for (l, o) in hl.iter_mut().zip(out.iter()) {
+            *l = o.iter().sum();
+        }
+        st.h = from_limbs26(hl);
+        crate::wipe::wipe(&mut hl);
+        crate::wipe::wipe(&mut out);
+        if !rest.is_empty() {
+            self.avx2.blocks(st, rest);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::super::x86_64_avx2::tests::{Rng, cross_check, reduce};
+    use super::*;
+    use crate::abi_test::abi_call;
+    use crate::cpu::Features;
+
+    fn t_ifma() -> Option<(Avx512Ifma, Avx2)> {
+        let f = Features::hardware();
+        let t = f.get::<Avx512Ifma>().zip(f.get::<Avx2>());
+        if t.is_none() {
+            std::eprintln!("poly1305 ifma: CPU lacks AVX-512 IFMA; kernel not tested");
+        }
+        t
+    }
+
+    fn t_avx512() -> Option<(Avx512, Avx2)> {
+        let f = Features::hardware();
+        let t = f.get::<Avx512>().zip(f.get::<Avx2>());
+        if t.is_none() {
+            std::eprintln!("poly1305 avx512: CPU lacks AVX-512F; kernel not tested");
+        }
+        t
+    }
+
+    #[test]
+    fn avx512_against_portable() {
+        let Some((t, t2)) = t_avx512() else { return };
+        cross_check(|r| new_avx512(t, t2, r), 3 * GROUP + 3);
+        cross_check(|r| new_avx512(t, t2, r), 4 * GROUP + 9);
+    }
+
+    #[test]
+    fn abi_avx512() {
+        let Some((t, t2)) = t_avx512() else { return };
+        let mut rng = Rng(98);
+        for groups in [1usize, 2, 3] {
+            let r = rng.r(groups == 2);
+            let mut key = new_avx512(t, t2, &r);
+            let buf = rng.bytes(groups * 256 + 1);
+            let data = &buf[1..];
+            let h0 = rng.h(groups as u64 + 2);
+            let hl = avx2::to_limbs26(&h0);
+            let mut out = [[0u64; 8]; 5];
+            let args = [
+                core::ptr::from_ref(&hl) as usize,
+                core::ptr::from_ref(key.tab()) as usize,
+                data.as_ptr() as usize,
+                groups,
+                core::ptr::from_mut(&mut out) as usize,
+            ];
+            // SAFETY: the token proves the features; the arguments are what `blocks` passes:
+            // five limbs, the table, `groups` whole groups (unaligned), the output rows.
+            let (_, rep) = unsafe { abi_call(simdcrypt_poly1305_avx512 as *const (), &args) };
+            rep.assert_clean();
+            let sums = [0, 1, 2, 3, 4].map(|i| out[i].iter().sum());
+            let mut want = State { h: h0 };
+            super::super::soft64::new(&r).blocks(&mut want, data);
+            assert_eq!(
+                reduce(from_limbs26(sums)),
+                reduce(want.h),
+                "{groups} groups"
+            );
+        }
+    }
+
+    /// Every backend the dispatch reaches on this machine, through the public `Poly1305`,
+    /// against the portable kernel, for lengths crossing each kernel's strides (with partial
+    /// final blocks) and in pieces; the walk is avx512-ifma → avx512 → avx2 → soft-64 where
+    /// the CPU has IFMA.
+    #[test]
+    fn all_backends_against_portable() {
+        use super::super::Poly1305;
+        let names: std::vec::Vec<&str> = Poly1305::backends(Features::hardware())
+            .map(|b| b.0)
+            .collect();
+        if t_ifma().is_some() {
+            assert_eq!(names, ["avx512-ifma", "avx512", "avx2", "soft-64"]);
+        }
+        let mut rng = Rng(0xabc);
+        for (name, f) in Poly1305::backends(Features::hardware()) {
+            for len in (0..=600)
+                .step_by(7)
+                .chain([1024, 4096, 4096 + 255, 16384 + 17])
+            {
+                let key: [u8; 32] = rng.bytes(32).try_into().unwrap();
+                let msg = rng.bytes(len);
+                let mut want = Poly1305::new_with(Features::none(), &key);
+                want.update(&msg);
+                let want = want.finalize();
+                let mut m = Poly1305::new_with(f, &key);
+                assert_eq!(m.backend(), name);
+                m.update(&msg);
+                assert_eq!(m.finalize(), want, "{name}, {len} bytes");
+                let mut m = Poly1305::new_with(f, &key);
+                let (a, b) = msg.split_at(len / 3);
+                m.update(a);
+                m.update(b);
+                assert_eq!(m.finalize(), want, "{name}, {len} bytes in two pieces");
+            }
+        }
+    }
+
+    #[test]
+    fn limbs44_round_trip() {
+        let mut rng = Rng(3);
+        for i in 0..1000 {
+            let h = rng.h(i);
+            assert_eq!(reduce(from_limbs44(to_limbs44(&h))), reduce(h));
+        }
+    }
+
+    #[test]
+    fn ifma_against_portable() {
+        let Some((t, t2)) = t_ifma() else { return };
+        cross_check(|r| new_ifma(t, t2, r), 3 * GROUP + 3);
+        cross_check(|r| new_ifma(t, t2, r), 4 * GROUP + 9);
+    }
+
+    #[test]
+    fn abi_ifma() {
+        let Some((t, t2)) = t_ifma() else { return };
+        let mut rng = Rng(99);
+        for groups in [1usize, 2, 3] {
+            let r = rng.r(groups == 2);
+            let mut key = new_ifma(t, t2, &r);
+            let buf = rng.bytes(groups * 256 + 1);
+            let data = &buf[1..];
+            let h0 = rng.h(groups as u64 + 2);
+            let hl = to_limbs44(&h0);
+            let mut out = [[0u64; 8]; 3];
+            let args = [
+                core::ptr::from_ref(&hl) as usize,
+                core::ptr::from_ref(key.tab()) as usize,
+                data.as_ptr() as usize,
+                groups,
+                core::ptr::from_mut(&mut out) as usize,
+            ];
+            // SAFETY: the token proves the features; the arguments are what `blocks` passes:
+            // three limbs, the table, `groups` whole groups (unaligned), the output rows.
+            let (_, rep) = unsafe { abi_call(simdcrypt_poly1305_ifma as *const (), &args) };
+            rep.assert_clean();
+            let sums = [0, 1, 2].map(|i| out[i].iter().sum());
+            let mut want = State { h: h0 };
+            super::super::soft64::new(&r).blocks(&mut want, data);
+            assert_eq!(
+                reduce(from_limbs44(sums)),
+                reduce(want.h),
+                "{groups} groups"
+            );
+        }
+    }
+}
