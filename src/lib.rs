@@ -1,9 +1,10 @@
 //! # simdcrypt
 //!
 //! Hand-tuned, constant-time cryptographic kernels with run-time CPU dispatch: SHA-1 and the
-//! SHA-2 family, HMAC, HKDF, AES (ECB, CBC, CTR, IGE) and AES-GCM today; ChaCha20-Poly1305
-//! follows the same architecture. Every primitive has a portable, constant-time kernel; on x86_64, aarch64
-//! and 32-bit ARM it picks, once per object, the fastest kernel the CPU supports.
+//! SHA-2 family, HMAC, HKDF, AES (ECB, CBC, CTR, IGE), AES-GCM, ChaCha20, Poly1305 and the
+//! ChaCha20-Poly1305 AEADs (RFC 8439, XChaCha20, OpenSSH). Every primitive has a portable,
+//! constant-time kernel; on x86_64, aarch64 and 32-bit ARM it picks, once per object, the
+//! fastest kernel the CPU supports.
 //!
 //! ```
 //! use simdcrypt::sha::Sha256;

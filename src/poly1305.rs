@@ -190,6 +190,69 @@ fn clamp(key: &[u8; 32]) -> [u64; 2] {
     [r[0] & 0x0fff_fffc_0fff_ffff, r[1] & 0x0fff_fffc_0fff_fffc]
 }
 
+/// The portable kernel of this target's word size.
+#[cfg(target_pointer_width = "64")]
+type SoftKey = soft64::Soft64;
+#[cfg(not(target_pointer_width = "64"))]
+type SoftKey = soft32::Soft32;
+
+#[cfg(target_pointer_width = "64")]
+fn soft_key(r: &[u64; 2]) -> SoftKey {
+    soft64::new(r)
+}
+#[cfg(not(target_pointer_width = "64"))]
+fn soft_key(r: &[u64; 2]) -> SoftKey {
+    soft32::new(r)
+}
+
+/// The MAC with the portable kernel held directly (no kernel choice, no `Mac`): for MAC
+/// inputs of a few blocks (a short AEAD message), where a vector kernel's key set-up and its
+/// larger state cost more than the blocks themselves.
+pub(crate) struct Portable {
+    k: SoftKey,
+    st: State,
+    s: [u8; 16],
+}
+
+impl Portable {
+    pub(crate) fn new(key: &[u8; 32]) -> Portable {
+        let mut r = clamp(key);
+        let k = soft_key(&r);
+        wipe(&mut r);
+        let mut s = [0u8; 16];
+        s.copy_from_slice(&key[16..]);
+        Portable {
+            k,
+            st: State::default(),
+            s,
+        }
+    }
+
+    /// As [`Mac::update_padded`].
+    pub(crate) fn update_padded(&mut self, data: &[u8]) {
+        let whole = data.len() & !15;
+        self.k.blocks(&mut self.st, &data[..whole]);
+        if whole < data.len() {
+            let mut b = [0u8; 16];
+            b[..data.len() - whole].copy_from_slice(&data[whole..]);
+            self.k.blocks(&mut self.st, &b);
+            wipe(&mut b);
+        }
+    }
+
+    /// The tag (the state stays until drop wipes it).
+    pub(crate) fn finish(&self) -> [u8; 16] {
+        soft64::finish(&self.st.h, &self.s)
+    }
+}
+
+impl Drop for Portable {
+    fn drop(&mut self) {
+        wipe(&mut self.st.h);
+        wipe(&mut self.s);
+    }
+}
+
 /// The MAC over whole blocks with the chosen kernel: what the AEADs use.
 pub(crate) struct Mac {
     inner: Inner,
