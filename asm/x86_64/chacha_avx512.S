@@ -1,12 +1,13 @@
 /*
  * chacha_avx512.S (x86_64) -- ChaCha20 (RFC 8439 sec. 2.3) keystream XOR with AVX-512 on
- * zmm, ymm and xmm-row layouts. Safe wrapper: src/chacha20/x86_64_avx512.rs.
+ * zmm and in 128-bit rows on zmm and ymm. Safe wrapper: src/chacha20/x86_64_avx512.rs.
  *
- * Features: AVX512F and AVX512VL (EVEX `vprold`, `vpxord`, `vshufi32x4`, embedded broadcasts,
- * registers 16-31, on zmm and ymm), AVX2 and AVX (`vbroadcasti128`, `vpblendd`, `vpshufd`).
+ * Features: AVX512F and AVX512VL (EVEX `vprold`, `vpxord`, `vshufi32x4`, `vbroadcasti32x4`,
+ * `kmovw` and a merge-masked `vpbroadcastd`, embedded broadcasts, registers 16-31, on zmm and
+ * ymm), AVX2 and AVX (`vpshufd`, `vpunpck*`).
  * The Rust token Avx512 proves them. ABI: System V AMD64 psABI; the function is a leaf that
- * uses only caller-saved registers (rax, rcx, rdx, rsi, rdi, all vector registers), no stack,
- * and ends with `vzeroupper`. ELF only (the wrapper is compiled for Linux and the BSDs).
+ * uses only caller-saved registers (rax, rcx, rdx, rsi, rdi, the mask register k1, all vector
+ * registers), no stack, and ends with `vzeroupper`. ELF only (the wrapper is compiled for Linux and the BSDs).
  *
  *   void simdcrypt_chacha20_avx512(const uint32_t state[16], uint8_t *data, size_t nblocks);
  *
@@ -35,28 +36,36 @@
  *           zmm 4g+k with 128-bit lane L = bytes 16g..16g+15 of block 4L+k; then, per k,
  *           a 4x4 transpose of 128-bit lanes across zmm k, 4+k, 8+k, 12+k (`vshufi32x4`)
  *           leaves one whole block per register (blocks k, 4+k, 8+k, 12+k).
- *   9-15    one more zmm pass, storing only the blocks that exist.
- *   5-8     the vertical layout on ymm (8 blocks, lane j = block j), the same in-lane
- *           transposes, then `vshufi32x4` pairs the 128-bit lanes of words 0-7 and 8-15 into
- *           32-byte halves of a block; only the blocks that exist are stored.
- *   1-4     "horizontal" rows on ymm: ymm a, b, c, d hold rows 0-3 of the 4x4 state matrix
- *           (words 0-3, 4-7, 8-11, 12-15), the low 128-bit lane for block 2s and the high
- *           lane for block 2s+1 (counters in word 12 of each lane). A column round is one
- *           quarter-round on the four registers; `vpshufd` rotates rows a, c, d (in each lane)
- *           so that column j holds a[j-1], b[j], c[j+1], d[j+2] (indices mod 4), which are the
- *           diagonals (3,4,9,14) (0,5,10,15) (1,6,11,12) (2,7,8,13), and back. One set of rows for
- *           1-2 blocks, two interleaved sets for 3-4. No zmm register is touched on this path
- *           or the ymm one: short messages (the 16- and 64-byte AEAD cases) pay no zmm
- *           start-up cost.
+ *   9-15    one more vertical zmm pass, storing only the blocks that exist.
+ *   1-8     "rows": registers a, b, c, d hold rows 0-3 of the 4x4 state matrix (words 0-3,
+ *           4-7, 8-11, 12-15), one block per 128-bit lane (counter in word 12 of each lane).
+ *           A column round is one quarter-round on the four registers; `vpshufd` rotates
+ *           rows a, c, d inside each lane so that column j holds a[j-1], b[j], c[j+1],
+ *           d[j+2] (indices mod 4), which are the diagonals (3,4,9,14) (0,5,10,15)
+ *           (1,6,11,12) (2,7,8,13), and back. Row b, the last one the quarter-round writes,
+ *           stays put, so no shuffle sits on the dependency chain: a set of rows runs at the
+ *           latency of one block (12 dependent instructions per half-round).
+ *             1-2  one set on ymm (blocks CTR, CTR+1); no zmm register is touched, so the
+ *                  one- and two-block calls (AEAD messages up to 64 bytes) pay no 512-bit
+ *                  start-up cost (measured 1-2 ns per call faster than one zmm set).
+ *             3-4  one set on zmm (lane L = block CTR+L).
+ *             5-8  two interleaved sets on zmm (blocks CTR..CTR+3 and CTR+4..CTR+7): 30
+ *                  instructions per half-round, bound by throughput rather than latency,
+ *                  yet measured about 5% faster than an 8-block vertical pass on ymm.
+ *           Three sets for 9-12 measured no faster than the 16-block vertical pass (45
+ *           zmm instructions per half-round against 48), so 9-15 take that pass.
+ *           Afterwards a 4x4 transpose of 128-bit lanes (`vshufi32x4`; on ymm a 2x2 one)
+ *           turns the rows of a set into whole blocks; only the blocks that exist are
+ *           stored.
  *
  * Registers:
  *   rdi  STATE   the 16 state words (read only)     rsi  DATA  current block
  *   rdx  NBLK    blocks left                         eax  CTR   counter of the next block
- *   ecx  round loop counter
- *   vertical: zmm0-15 / ymm0-15 the 16 words (X0..X15), zmm16 / ymm16 the counter lanes,
- *             zmm18-21 / ymm18-21 transpose temporaries
- *   horizontal: ymm0-3 set 0 rows a b c d, ymm4-7 set 1, ymm8-10 input rows a b c (shared),
- *             ymm11 / ymm12 input row d of set 0 / 1, ymm13 counter broadcast, ymm14-15 temps
+ *   ecx  round loop counter (and the k1 constant)    k1   lanes holding word 12 (rows)
+ *   vertical: zmm0-15 the 16 words (X0..X15), zmm16 the counter lanes, zmm18-21 transpose
+ *             temporaries
+ *   rows:     zmm/ymm 0-3 set 0 rows a b c d, zmm4-7 set 1, zmm/ymm 16-18 input rows a b c
+ *             (shared), 19 / 20 input row d of set 0 / 1, 22-25 transpose temporaries
  *
  * Secrets left behind: no stack is used. The vector registers hold keystream and state-derived
  * values on return (as after any compiled code); `vzeroupper` clears the upper halves of
@@ -75,11 +84,12 @@
 /* Lane offsets 0..15: counters of the blocks of a vertical pass. */
 .Llanes:
         .long   0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-/* Horizontal row d: counter offsets of the two 128-bit lanes of set 0 and of set 1. */
-.Lh01:
-        .long   0, 0, 0, 0, 1, 0, 0, 0
-.Lh23:
-        .long   2, 0, 0, 0, 3, 0, 0, 0
+/* Rows: counter offsets 0-3 of the four 128-bit lanes of row d of set 0 (word 0 of every
+ * lane is state word 12; ymm uses the first two lanes), and the step of 4 to set 1. */
+.Lr0123:
+        .long   0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0
+.Lr4:
+        .long   4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0
 
         .text
 
@@ -108,7 +118,7 @@
         QSTEP   7,  \c0, \d0, \b0, \c1, \d1, \b1, \c2, \d2, \b2, \c3, \d3, \b3
 .endm
 
-/* VDROUND v: one double round on v0..v15 (v = zmm or ymm): columns, then diagonals. */
+/* VDROUND v: one double round on v0..v15 (v = zmm): columns, then diagonals. */
 .macro VDROUND v
         QR4     %\v\()0, %\v\()4, %\v\()8,  %\v\()12, %\v\()1, %\v\()5, %\v\()9,  %\v\()13, \
                 %\v\()2, %\v\()6, %\v\()10, %\v\()14, %\v\()3, %\v\()7, %\v\()11, %\v\()15
@@ -116,7 +126,7 @@
                 %\v\()2, %\v\()7, %\v\()8,  %\v\()13, %\v\()3, %\v\()4, %\v\()9,  %\v\()14
 .endm
 
-/* VPASS v, bc: a vertical pass on v registers (bc = 1to16 or 1to8 lanes): load the words
+/* VPASS v, bc: a vertical pass on v registers (zmm, bc = 1to16 lanes): load the words
  * (word 12: counters CTR + lane), 20 rounds, add the input, and the in-lane 4x4 transposes.
  * Leaves v(4g+k) with 128-bit lane L = bytes 16g..16g+15 of block 4L+k. Advances nothing. */
 .macro VPASS v, bc
@@ -167,7 +177,8 @@
 1:
 .endm
 
-/* XOR32x2 lo, hi, blk, partial: the two 32-byte halves of block blk (ymm). */
+/* XOR32x2 lo, hi, blk, partial: the two 32-byte halves of block blk (ymm); when `partial`,
+ * only if blk < NBLK. */
 .macro XOR32x2 lo, hi, blk, partial
         .if \partial
         cmpq    $(\blk), NBLK
@@ -206,108 +217,132 @@
         ZQUAD   %zmm3, %zmm7, %zmm11, %zmm15, 3, \partial
 .endm
 
-/* YQUAD p, q, r, s, k: after VPASS ymm (ymm k, 4+k, 8+k, 12+k: lane 0 = 16 bytes of block
- * k, lane 1 of block 4+k), the 32-byte halves of blocks k and 4+k, XORed into the data if
- * they are below NBLK. */
-.macro YQUAD p, q, r, s, k
-        vshufi32x4 $0, \q, \p, %ymm18        /* block k, bytes 0-31 */
-        vshufi32x4 $0, \s, \r, %ymm19        /* block k, bytes 32-63 */
-        vshufi32x4 $3, \q, \p, %ymm20        /* block 4+k */
-        vshufi32x4 $3, \s, \r, %ymm21
-        XOR32x2 %ymm18, %ymm19, \k, 1
-        XOR32x2 %ymm20, %ymm21, 4+\k, 1
-.endm
-
-/* HSTEP r, sets..: x += y; z ^= x; z <<<= r on each (x, y, z) triple of the sets. */
-.macro HSTEP1 r, x0, y0, z0
+/* RSTEP r, triples: x += y; z ^= x; z <<<= r on each (x, y, z) triple given (one or two),
+ * one instruction kind at a time. */
+.macro RSTEP r, x0, y0, z0, x1, y1, z1
         vpaddd  \y0, \x0, \x0
-        vpxord  \x0, \z0, \z0
-        vprold  $\r, \z0, \z0
-.endm
-.macro HSTEP2 r, x0, y0, z0, x1, y1, z1
-        vpaddd  \y0, \x0, \x0
+        .ifnb \x1
         vpaddd  \y1, \x1, \x1
+        .endif
         vpxord  \x0, \z0, \z0
+        .ifnb \x1
         vpxord  \x1, \z1, \z1
+        .endif
         vprold  $\r, \z0, \z0
+        .ifnb \x1
         vprold  $\r, \z1, \z1
+        .endif
 .endm
 
-/* HQR sets: the quarter-round on the rows (a b c d = ymm0-3, and ymm4-7 when sets = 2). */
-.macro HQR sets
+/* RQR v, sets: the quarter-round on the rows of each set (set s: rows a b c d in v4s..v4s+3). */
+.macro RQR v, sets
         .if \sets == 1
-        HSTEP1  16, %ymm0, %ymm1, %ymm3
-        HSTEP1  12, %ymm2, %ymm3, %ymm1
-        HSTEP1  8,  %ymm0, %ymm1, %ymm3
-        HSTEP1  7,  %ymm2, %ymm3, %ymm1
+        RSTEP   16, %\v\()0, %\v\()1, %\v\()3
+        RSTEP   12, %\v\()2, %\v\()3, %\v\()1
+        RSTEP   8,  %\v\()0, %\v\()1, %\v\()3
+        RSTEP   7,  %\v\()2, %\v\()3, %\v\()1
         .else
-        HSTEP2  16, %ymm0, %ymm1, %ymm3, %ymm4, %ymm5, %ymm7
-        HSTEP2  12, %ymm2, %ymm3, %ymm1, %ymm6, %ymm7, %ymm5
-        HSTEP2  8,  %ymm0, %ymm1, %ymm3, %ymm4, %ymm5, %ymm7
-        HSTEP2  7,  %ymm2, %ymm3, %ymm1, %ymm6, %ymm7, %ymm5
+        RSTEP   16, %\v\()0, %\v\()1, %\v\()3, %\v\()4, %\v\()5, %\v\()7
+        RSTEP   12, %\v\()2, %\v\()3, %\v\()1, %\v\()6, %\v\()7, %\v\()5
+        RSTEP   8,  %\v\()0, %\v\()1, %\v\()3, %\v\()4, %\v\()5, %\v\()7
+        RSTEP   7,  %\v\()2, %\v\()3, %\v\()1, %\v\()6, %\v\()7, %\v\()5
         .endif
 .endm
 
-/* HSHUF sets, ia, ic, id: vpshufd rows a, c, d of each set (0x39: words 1 2 3 0, i.e. left by
- * one; 0x4e: by two; 0x93: by three). Row b, the last one the quarter-round writes, stays
- * put, so no shuffle sits on the dependency chain between rounds. */
-.macro HSHUF sets, ia, ic, id
-        vpshufd $\ia, %ymm0, %ymm0
-        vpshufd $\ic, %ymm2, %ymm2
-        vpshufd $\id, %ymm3, %ymm3
+/* RSHUF v, sets, ia, ic, id: vpshufd rows a, c, d of each set inside every 128-bit lane
+ * (0x39: words 1 2 3 0, i.e. left by one; 0x4e: by two; 0x93: by three). */
+.macro RSHUF v, sets, ia, ic, id
+        vpshufd $\ia, %\v\()0, %\v\()0
+        vpshufd $\ic, %\v\()2, %\v\()2
+        vpshufd $\id, %\v\()3, %\v\()3
         .if \sets == 2
-        vpshufd $\ia, %ymm4, %ymm4
-        vpshufd $\ic, %ymm6, %ymm6
-        vpshufd $\id, %ymm7, %ymm7
+        vpshufd $\ia, %\v\()4, %\v\()4
+        vpshufd $\ic, %\v\()6, %\v\()6
+        vpshufd $\id, %\v\()7, %\v\()7
         .endif
 .endm
 
-/* HOUT a, b, c, d, drow, blk: add the input rows to set (a, b, c, d) and XOR blocks blk (low
- * lanes) and blk+1 (high lanes), each only if it is below NBLK. */
-.macro HOUT a, b, c, d, drow, blk
-        vpaddd  %ymm8, \a, \a
-        vpaddd  %ymm9, \b, \b
-        vpaddd  %ymm10, \c, \c
+/* ROUTZ a, b, c, d, drow, blk: add the input rows (zmm16-18, drow) to the zmm set (a, b, c,
+ * d), whose 128-bit lane L holds block blk+L; the 4x4 transpose of 128-bit lanes (as in
+ * ZQUAD) leaves blocks blk..blk+3 in a, b, c, d, each XORed into the data if below NBLK. */
+.macro ROUTZ a, b, c, d, drow, blk
+        vpaddd  %zmm16, \a, \a
+        vpaddd  %zmm17, \b, \b
+        vpaddd  %zmm18, \c, \c
         vpaddd  \drow, \d, \d
-        vshufi32x4 $0, \b, \a, %ymm14       /* rows a, b of the low lane: bytes 0-31 */
-        vshufi32x4 $0, \d, \c, %ymm15       /* rows c, d: bytes 32-63 */
-        XOR32x2 %ymm14, %ymm15, \blk, 1
-        vshufi32x4 $3, \b, \a, %ymm14       /* the high lane: block blk+1 */
-        vshufi32x4 $3, \d, \c, %ymm15
-        XOR32x2 %ymm14, %ymm15, \blk+1, 1
+        vshufi32x4 $0x44, \b, \a, %zmm22     /* A0 A1 B0 B1 */
+        vshufi32x4 $0xee, \b, \a, %zmm23     /* A2 A3 B2 B3 */
+        vshufi32x4 $0x44, \d, \c, %zmm24     /* C0 C1 D0 D1 */
+        vshufi32x4 $0xee, \d, \c, %zmm25     /* C2 C3 D2 D3 */
+        vshufi32x4 $0x88, %zmm24, %zmm22, \a  /* A0 B0 C0 D0: block blk */
+        vshufi32x4 $0xdd, %zmm24, %zmm22, \b  /* block blk+1 */
+        vshufi32x4 $0x88, %zmm25, %zmm23, \c  /* block blk+2 */
+        vshufi32x4 $0xdd, %zmm25, %zmm23, \d  /* block blk+3 */
+        XOR64   \a, \blk, 1
+        XOR64   \b, \blk+1, 1
+        XOR64   \c, \blk+2, 1
+        XOR64   \d, \blk+3, 1
 .endm
 
-/* HBLOCKS sets: 2 * sets blocks (NBLK <= 2 * sets of them stored) in the horizontal layout. */
-.macro HBLOCKS sets
-        vbroadcasti128 (STATE), %ymm8
-        vbroadcasti128 16(STATE), %ymm9
-        vbroadcasti128 32(STATE), %ymm10
-        vbroadcasti128 48(STATE), %ymm11
-        vpbroadcastd CTR, %ymm13
-        vpblendd $0x11, %ymm13, %ymm11, %ymm11  /* word 12 of both lanes := CTR */
-        vpaddd  .Lh23(%rip), %ymm11, %ymm12     /* set 1: CTR + 2, CTR + 3 */
-        vpaddd  .Lh01(%rip), %ymm11, %ymm11     /* set 0: CTR, CTR + 1 */
-        vmovdqa %ymm8, %ymm0
-        vmovdqa %ymm9, %ymm1
-        vmovdqa %ymm10, %ymm2
-        vmovdqa %ymm11, %ymm3
+/* ROUTY: the same for the ymm set (ymm0-3, blocks 0 and 1): the low lanes of a and b are
+ * bytes 0-31 of block 0, of c and d bytes 32-63; the high lanes block 1. */
+.macro ROUTY
+        vpaddd  %ymm16, %ymm0, %ymm0
+        vpaddd  %ymm17, %ymm1, %ymm1
+        vpaddd  %ymm18, %ymm2, %ymm2
+        vpaddd  %ymm19, %ymm3, %ymm3
+        vshufi32x4 $0, %ymm1, %ymm0, %ymm22     /* rows a, b of the low lane: bytes 0-31 */
+        vshufi32x4 $0, %ymm3, %ymm2, %ymm23     /* rows c, d: bytes 32-63 */
+        XOR32x2 %ymm22, %ymm23, 0, 1
+        vshufi32x4 $3, %ymm1, %ymm0, %ymm22     /* the high lane: block 1 */
+        vshufi32x4 $3, %ymm3, %ymm2, %ymm23
+        XOR32x2 %ymm22, %ymm23, 1, 1
+.endm
+
+/* ROWS v, sets: blocks 0 .. (4 or 2 per set) - 1 (only those below NBLK stored) in rows on v
+ * registers: one set on ymm (2 blocks), or one or two sets on zmm (4 or 8 blocks). */
+.macro ROWS v, sets
+        .ifc \v, ymm
+        .if \sets != 1
+        .error "ROWS ymm: one set only"
+        .endif
+        .endif
+        vbroadcasti32x4 (STATE), %\v\()16
+        vbroadcasti32x4 16(STATE), %\v\()17
+        vbroadcasti32x4 32(STATE), %\v\()18
+        vbroadcasti32x4 48(STATE), %\v\()19
+        movl    $0x1111, %ecx
+        kmovw   %ecx, %k1
+        vpbroadcastd CTR, %\v\()19{%k1}           /* word 12 of every lane := CTR */
+        vpaddd  .Lr0123(%rip), %\v\()19, %\v\()19  /* lane L: CTR + L (32-bit add) */
         .if \sets == 2
-        vmovdqa %ymm8, %ymm4
-        vmovdqa %ymm9, %ymm5
-        vmovdqa %ymm10, %ymm6
-        vmovdqa %ymm12, %ymm7
+        vpaddd  .Lr4(%rip), %zmm19, %zmm20         /* set 1: CTR + 4 + L */
+        .endif
+        vmovdqa64 %\v\()16, %\v\()0
+        vmovdqa64 %\v\()17, %\v\()1
+        vmovdqa64 %\v\()18, %\v\()2
+        vmovdqa64 %\v\()19, %\v\()3
+        .if \sets == 2
+        vmovdqa64 %zmm16, %zmm4
+        vmovdqa64 %zmm17, %zmm5
+        vmovdqa64 %zmm18, %zmm6
+        vmovdqa64 %zmm20, %zmm7
         .endif
         movl    $10, %ecx
-.Lhround\@:
-        HQR     \sets
-        HSHUF   \sets, 0x93, 0x39, 0x4e    /* column j: a[j-1] b[j] c[j+1] d[j+2] */
-        HQR     \sets
-        HSHUF   \sets, 0x39, 0x93, 0x4e
+.Lrround\@:
+        RQR     \v, \sets
+        RSHUF   \v, \sets, 0x93, 0x39, 0x4e    /* column j: a[j-1] b[j] c[j+1] d[j+2] */
+        RQR     \v, \sets
+        RSHUF   \v, \sets, 0x39, 0x93, 0x4e
         decl    %ecx
-        jnz     .Lhround\@
-        HOUT    %ymm0, %ymm1, %ymm2, %ymm3, %ymm11, 0
+        jnz     .Lrround\@
+        .ifc \v, ymm
+        ROUTY
+        .else
+        ROUTZ   %zmm0, %zmm1, %zmm2, %zmm3, %zmm19, 0
         .if \sets == 2
-        HOUT    %ymm4, %ymm5, %ymm6, %ymm7, %ymm12, 2
+        ROUTZ   %zmm4, %zmm5, %zmm6, %zmm7, %zmm20, 4
+        .endif
         .endif
 .endm
 
@@ -333,24 +368,19 @@ simdcrypt_chacha20_avx512:
         cmpq    $8, NBLK
         ja      .Ltail16
         cmpq    $4, NBLK
-        ja      .Ltail8
+        ja      .Lrows8
         cmpq    $2, NBLK
-        ja      .Ltail4
-        HBLOCKS 1
+        ja      .Lrows4
+        ROWS    ymm, 1
         jmp     .Ldone
-.Ltail4:
-        HBLOCKS 2
+.Lrows4:
+        ROWS    zmm, 1
         jmp     .Ldone
-.Ltail8:
-        /* 5-8 blocks: a vertical ymm pass. */
-        VPASS   ymm, 1to8
-        YQUAD   %ymm0, %ymm4, %ymm8, %ymm12, 0
-        YQUAD   %ymm1, %ymm5, %ymm9, %ymm13, 1
-        YQUAD   %ymm2, %ymm6, %ymm10, %ymm14, 2
-        YQUAD   %ymm3, %ymm7, %ymm11, %ymm15, 3
+.Lrows8:
+        ROWS    zmm, 2
         jmp     .Ldone
 .Ltail16:
-        /* 9-15 blocks: one more zmm pass. */
+        /* 9-15 blocks: one more vertical zmm pass. */
         VPASS   zmm, 1to16
         ZSTORE  1
 .Ldone:

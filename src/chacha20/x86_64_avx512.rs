@@ -3,9 +3,11 @@
 //! Rust 1.85 (our MSRV) cannot enable the `avx512*` target features, so the kernel is
 //! assembly; the token [`Avx512`] proves its instructions (AVX512F, AVX512VL, AVX2, AVX)
 //! exist. The assembly picks its layout by the block count (its header has the details):
-//! 16 blocks per pass in zmm registers (one state word per register, `vprold` rotations),
-//! a ymm pass for 5–8 blocks, and two-blocks-per-ymm rows for 1–4, so the short AEAD
-//! messages never touch a zmm register.
+//! 16 blocks per pass in zmm registers (one state word per register, `vprold` rotations)
+//! for 9 blocks and more, and for 1–8 blocks the rows of the state matrix with one block
+//! per 128-bit lane (at the latency of a single block): one set of rows on ymm for 1–2
+//! blocks (so one- and two-block calls never touch a zmm register), one set on zmm for 3–4,
+//! two interleaved sets on zmm for 5–8.
 //!
 //! The assembly uses no stack, so it leaves no copy of the state or keystream in memory.
 
@@ -50,7 +52,8 @@ mod tests {
         let Some(t) = token() else { return };
         let k = |s: &mut [u32; 16], d: &mut [u8]| xor_blocks(t, s, d);
         check::rfc8439(&k);
-        // Every path (1–2, 3–4, 5–8, 9–15 blocks, 16-block passes) and three strides past.
+        // Every path (1–2, 3–4, 5–8, 9–15 blocks, 16-block passes), every count 0..=17 (each
+        // path boundary), and three strides past.
         check::cross_check(&k, 3 * 16 + 3);
     }
 
@@ -61,7 +64,9 @@ mod tests {
     fn abi() {
         use crate::abi_test::abi_call;
         let Some(_t) = token() else { return };
-        for n in [0usize, 1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 33] {
+        // Every count across the path boundaries (rows 1–2, 3–4, 5–8; vertical 9–15, 16,
+        // 16 + tail) and two passes plus a tail.
+        for n in (0usize..=17).chain([24, 32, 33]) {
             let st = check::state(&[n as u8; 32], u32::MAX - 3, &[7; 12]);
             let data = check::bytes(n as u64, 64 * n);
             let mut got = data.clone();

@@ -37,9 +37,10 @@
 //! `vpunpckhqdq` give the low and high 64-bit halves in the element order
 //! `(m_1, m_3, m_2, m_4)`. So element `e` holds block `π(e)`, `π = (0, 2, 1, 3)`, and the
 //! last-step multipliers of the two vectors `h` (blocks 1–4 of eight) and `g` (blocks 5–8) are
-//! `(r^8, r^6, r^7, r^5)` and `(r^4, r^2, r^3, r^1)` in element order ([`Avx2Tables`]). A last odd
-//! group of four blocks gets its own pass with `(r^4, r^2, r^3, r^1)`; the eight lanes before
-//! it then end with `(r^12, r^10, r^11, r^9)` and `(r^8, r^6, r^7, r^5)` (see [`blocks_avx2`]).
+//! `(r^8, r^6, r^7, r^5)` and `(r^4, r^2, r^3, r^1)` in element order ([`Avx2Tables`]). An odd
+//! number of groups starts with a single group in `h`, multiplied by `r^4` in every element
+//! (its blocks precede those of `h` in the first pair by four), and then goes in pairs (see
+//! [`blocks_avx2`]); a call of one group multiplies it by `(r^4, r^2, r^3, r^1)`.
 //!
 //! The accumulator enters from the canonical [`State`] (three words, < 2^131) as limbs in
 //! lane 0 and leaves as the sum of the lanes, carried and packed back into three words (< 2^131).
@@ -65,10 +66,14 @@ pub(super) const M26: u64 = (1 << 26) - 1;
 const MIN_BLOCKS: usize = 8;
 
 /// Below this many blocks a call also goes through the portable kernel while the key has no
-/// tables yet: making them costs about 350 cycles (measured: powers and layout), which the
-/// vector loop wins back (about 0.38 cycles/byte over the portable kernel) only from about
-/// 1 KiB on. A key lives for one message, so most short messages never pay for them.
-pub(super) const FIRST_MIN_BLOCKS: usize = 64;
+/// tables yet. Making them ([`tables_avx2`]) costs about 80 cycles, and a fresh key's first
+/// vector call about 130 more than the portable kernel for the same 8 blocks (measured); the
+/// vector loop wins that back (about 0.4 cycles/byte over the portable kernel) from about
+/// 24 blocks. Measured on an Emerald Rapids Xeon, fresh key, whole MAC (cycles, portable vs
+/// vector path): 20 blocks 294 vs 324, 24 blocks 342 vs 350, 28 blocks 380 vs 364,
+/// 32 blocks 430 vs 390, 64 blocks 790 vs 552. A key lives for one message, so most short
+/// messages never pay for them.
+pub(super) const FIRST_MIN_BLOCKS: usize = 28;
 
 /// `h` (three words, < 2^131) as five 26-bit limbs; the top one takes bits 104..131 (< 2^27).
 #[inline]
@@ -187,8 +192,8 @@ impl<const L: usize> Mults<L> {
 pub(super) struct Avx2Tables {
     /// `r^8` in every element: the step of both sets of lanes.
     step: Mults<4>,
-    /// `(r^12, r^10, r^11, r^9)`: the last step of the first set when a 4-block group follows.
-    p12: Mults<4>,
+    /// `r^4` in every element: the step of a first single group.
+    r4: Mults<4>,
     /// `(r^8, r^6, r^7, r^5)`.
     p8: Mults<4>,
     /// `(r^4, r^2, r^3, r^1)`.
@@ -196,14 +201,28 @@ pub(super) struct Avx2Tables {
 }
 
 impl Avx2Tables {
+    /// All zero, for [`tables_avx2`] to fill in place.
+    fn zero() -> Self {
+        let z = Mults::<4> { v: [[0; 4]; 9] };
+        Avx2Tables {
+            step: z,
+            r4: z,
+            p8: z,
+            p4: z,
+        }
+    }
+
+    /// The same tables by the portable multiplication (the tests' reference for
+    /// [`tables_avx2`]).
+    #[cfg(test)]
     fn new(r: &[u64; 2]) -> Self {
-        let mut pw = powers26::<12>(r);
+        let mut pw = powers26::<8>(r);
         let p = |a: usize, b: usize, c: usize, d: usize| {
             Mults::new([&pw[a - 1], &pw[b - 1], &pw[c - 1], &pw[d - 1]])
         };
         let t = Avx2Tables {
             step: p(8, 8, 8, 8),
-            p12: p(12, 10, 11, 9),
+            r4: p(4, 4, 4, 4),
             p8: p(8, 6, 7, 5),
             p4: p(4, 2, 3, 1),
         };
@@ -215,7 +234,7 @@ impl Avx2Tables {
 impl Drop for Avx2Tables {
     fn drop(&mut self) {
         self.step.wipe();
-        self.p12.wipe();
+        self.r4.wipe();
         self.p8.wipe();
         self.p4.wipe();
     }
@@ -224,9 +243,9 @@ impl Drop for Avx2Tables {
 /// The AVX2 kernel's key: the portable kernel for short calls and tails, and the multipliers
 /// of the vector loop, computed at the first call long enough to use them.
 ///
-/// Lazily, because a key lives for one message: expanding the table costs about 300 cycles
-/// (measured), several times what a 64-byte message costs the portable kernel, and short
-/// messages never reach the vector loop.
+/// Lazily, because a key lives for one message: expanding the table costs about 80 cycles
+/// (measured), and the first vector call about 130 more, more than what a 64-byte message
+/// costs the portable kernel, and short messages never reach the vector loop.
 pub(crate) struct Avx2Key {
     t: Avx2,
     soft: Soft64,
@@ -260,7 +279,15 @@ impl Kernel for Avx2Key {
             return;
         }
         let (wide, rest) = data.split_at(nblocks / 4 * 64);
-        let tables = self.tables.get_or_insert_with(|| Avx2Tables::new(&self.r));
+        let tables = match &mut self.tables {
+            Some(t) => t,
+            none => {
+                let t = none.insert(Avx2Tables::zero());
+                // SAFETY: the token in `self` proves AVX2 and AVX.
+                unsafe { tables_avx2(self.t, &self.r, t) };
+                t
+            }
+        };
         // SAFETY: the token in `self` proves AVX2 and AVX; `wide` is a non-empty whole number
         // of 64-byte groups.
         unsafe { blocks_avx2(self.t, tables, st, wide) };
@@ -385,13 +412,115 @@ macro_rules! add5 {
     }};
 }
 
+/// The nine multiplier vectors `[l0, l1, l2, l3, l4, 5·l1, 5·l2, 5·l3, 5·l4]` of the limb
+/// vectors `$l` (`5·x = 4·x + x`).
+macro_rules! mults_of {
+    ($l:expr) => {{
+        let [l0, l1, l2, l3, l4] = $l;
+        [
+            l0,
+            l1,
+            l2,
+            l3,
+            l4,
+            _mm256_add_epi64(l1, _mm256_slli_epi64::<2>(l1)),
+            _mm256_add_epi64(l2, _mm256_slli_epi64::<2>(l2)),
+            _mm256_add_epi64(l3, _mm256_slli_epi64::<2>(l3)),
+            _mm256_add_epi64(l4, _mm256_slli_epi64::<2>(l4)),
+        ]
+    }};
+}
+
+/// Each limb vector of `$l` with its elements permuted by the `vpermq` immediate `$imm`.
+macro_rules! perm5 {
+    ($l:expr, $imm:literal) => {{
+        let l = $l;
+        [
+            _mm256_permute4x64_epi64::<$imm>(l[0]),
+            _mm256_permute4x64_epi64::<$imm>(l[1]),
+            _mm256_permute4x64_epi64::<$imm>(l[2]),
+            _mm256_permute4x64_epi64::<$imm>(l[3]),
+            _mm256_permute4x64_epi64::<$imm>(l[4]),
+        ]
+    }};
+}
+
+/// The tables of [`Avx2Tables`] computed in the vector unit: one scalar multiplication (`r^2`)
+/// and two vector ones in sequence instead of eleven scalar ones, with the results already in
+/// the element-per-power layout of [`Mults`] (measured: about 80 cycles, against about 350
+/// for the scalar powers `r^1..=r^12` and their layout that it replaces).
+///
+/// With `P = (r, r^2, r^3, r^4)` (one power per element, five limb vectors):
+/// `(r^3, r^4) = (r, r^2)·r^2` gives `P`, and `Q = P·r^4 = (r^5, …, r^8)`, each product by the
+/// lazy-carry multiplication of the loop (`mul_carry!`), whose outputs are below 2^26 + 2^10
+/// per limb: valid multipliers under the bounds of the module docs. The tables hold
+/// `(r^4k, r^4k-2, r^4k-1, r^4k-3)`, i.e. elements `(3, 1, 2, 0)` of `P` and `Q` (`vpermq`
+/// immediate `0b00_10_01_11`), and `r^4`, `r^8` (element 3 of `P`, `Q`) in every element.
+#[target_feature(enable = "avx2,avx")]
+unsafe fn tables_avx2(_t: Avx2, r: &[u64; 2], t: &mut Avx2Tables) {
+    let s1 = r[1] + (r[1] >> 2);
+    let mut r2 = [r[0], r[1], 0];
+    soft64::block(&mut r2, r, s1, [0, 0], 0);
+    let mut l1 = carry26(to_limbs26(&[r[0], r[1], 0]));
+    let mut l2 = carry26(to_limbs26(&r2));
+    // SAFETY: the features are enabled here; the stores write the nine 32-byte-aligned rows of
+    // each `Mults<4>` of `t`.
+    unsafe {
+        let mask = _mm256_set1_epi64x(M26 as i64);
+        // (r, r^2, r, r^2) and r^2 in every element.
+        let mut x = [
+            _mm256_set_epi64x(l2[0] as i64, l1[0] as i64, l2[0] as i64, l1[0] as i64),
+            _mm256_set_epi64x(l2[1] as i64, l1[1] as i64, l2[1] as i64, l1[1] as i64),
+            _mm256_set_epi64x(l2[2] as i64, l1[2] as i64, l2[2] as i64, l1[2] as i64),
+            _mm256_set_epi64x(l2[3] as i64, l1[3] as i64, l2[3] as i64, l1[3] as i64),
+            _mm256_set_epi64x(l2[4] as i64, l1[4] as i64, l2[4] as i64, l1[4] as i64),
+        ];
+        let sq = mults_of!([
+            _mm256_set1_epi64x(l2[0] as i64),
+            _mm256_set1_epi64x(l2[1] as i64),
+            _mm256_set1_epi64x(l2[2] as i64),
+            _mm256_set1_epi64x(l2[3] as i64),
+            _mm256_set1_epi64x(l2[4] as i64),
+        ]);
+        let p = x;
+        mul_carry!(x, sq, mask);
+        // P: elements 0, 1 from (r, r^2), elements 2, 3 from the product (r^3, r^4).
+        let p = [
+            _mm256_blend_epi32::<0b1111_0000>(p[0], x[0]),
+            _mm256_blend_epi32::<0b1111_0000>(p[1], x[1]),
+            _mm256_blend_epi32::<0b1111_0000>(p[2], x[2]),
+            _mm256_blend_epi32::<0b1111_0000>(p[3], x[3]),
+            _mm256_blend_epi32::<0b1111_0000>(p[4], x[4]),
+        ];
+        let r4 = perm5!(p, 0b11_11_11_11);
+        let mut q = p;
+        mul_carry!(q, mults_of!(r4), mask);
+        for (m, l) in [
+            (&mut t.step, perm5!(q, 0b11_11_11_11)),
+            (&mut t.r4, r4),
+            (&mut t.p8, perm5!(q, 0b00_10_01_11)),
+            (&mut t.p4, perm5!(p, 0b00_10_01_11)),
+        ] {
+            let dst = m.v.as_mut_ptr().cast::<__m256i>();
+            for (i, v) in mults_of!(l).into_iter().enumerate() {
+                _mm256_store_si256(dst.add(i), v);
+            }
+        }
+    }
+    crate::wipe::wipe(&mut r2);
+    crate::wipe::wipe(&mut l1);
+    crate::wipe::wipe(&mut l2);
+}
+
 /// The vector loop over `data` (a non-empty whole number of 64-byte groups).
 ///
 /// Groups go in pairs, eight blocks, in two sets of lanes `h` (blocks 1..4 of the pair) and
 /// `g` (blocks 5..8), each stepped by `r^8`. The last pair multiplies by
-/// `(r^8, r^6, r^7, r^5)` and `(r^4, r^2, r^3, r^1)`, or by `(r^12, r^10, r^11, r^9)` and
-/// `(r^8, r^6, r^7, r^5)` when a last single group follows, which then multiplies by
-/// `(r^4, r^2, r^3, r^1)` from zero accumulators. The lanes of all sets are summed at the end.
+/// `(r^8, r^6, r^7, r^5)` and `(r^4, r^2, r^3, r^1)`. With an odd number of groups (at least
+/// three) the first group goes alone into `h` and is multiplied by `r^4`: block `j` of it is
+/// four blocks before block `j` of `h`'s first pair, so it needs four more powers of `r` than
+/// that block gets, and Horner's rule supplies the rest. A call of one group multiplies it by
+/// `(r^4, r^2, r^3, r^1)`. The lanes of both sets are summed at the end.
 #[target_feature(enable = "avx2,avx")]
 unsafe fn blocks_avx2(_t: Avx2, k: &Avx2Tables, st: &mut State, data: &[u8]) {
     debug_assert!(!data.is_empty() && data.len() % 64 == 0);
@@ -401,9 +530,9 @@ unsafe fn blocks_avx2(_t: Avx2, k: &Avx2Tables, st: &mut State, data: &[u8]) {
     let mut hl = to_limbs26(&st.h);
     let mut out = [[0u64; 4]; 5];
     // SAFETY: the features are enabled here. The `Mults` are 32-byte aligned and hold nine
-    // vectors each; pair `i < pairs` reads the 128 bytes at `128 i` of `data`, the last group
-    // (when `odd`) the 64 bytes at `128 pairs` (unaligned loads); the stores write the five
-    // 32-byte rows of `out`.
+    // vectors each; a first single group (when `odd`) reads the 64 bytes at 0 of `data`, pair
+    // `i < pairs` the 128 bytes at `64·odd + 128 i` (unaligned loads; `64 groups` bytes in
+    // all); the stores write the five 32-byte rows of `out`.
     unsafe {
         let mask = _mm256_set1_epi64x(M26 as i64);
         let hibit = _mm256_set1_epi64x(1 << 24);
@@ -415,10 +544,15 @@ unsafe fn blocks_avx2(_t: Avx2, k: &Avx2Tables, st: &mut State, data: &[u8]) {
             _mm256_set_epi64x(0, 0, 0, hl[3] as i64),
             _mm256_set_epi64x(0, 0, 0, hl[4] as i64),
         ];
-        let p = data.as_ptr();
+        let mut p = data.as_ptr();
         if pairs > 0 {
             let mut g = [z; 5];
             let rs = mults!(k.step);
+            if odd {
+                add5!(h, load4!(p, mask, hibit));
+                mul_carry!(h, mults!(k.r4), mask);
+                p = p.add(64);
+            }
             for i in 0..pairs {
                 let q = p.add(128 * i);
                 add5!(h, load4!(q, mask, hibit));
@@ -426,25 +560,16 @@ unsafe fn blocks_avx2(_t: Avx2, k: &Avx2Tables, st: &mut State, data: &[u8]) {
                 if i + 1 < pairs {
                     mul_carry!(h, rs, mask);
                     mul_carry!(g, rs, mask);
-                } else if odd {
-                    mul_carry!(h, mults!(k.p12), mask);
-                    mul_carry!(g, mults!(k.p8), mask);
                 } else {
                     mul_carry!(h, mults!(k.p8), mask);
                     mul_carry!(g, mults!(k.p4), mask);
                 }
             }
             add5!(h, g);
-        }
-        if odd {
-            let mut t = load4!(p.add(128 * pairs), mask, hibit);
-            if pairs == 0 {
-                // `h` is the entering accumulator (lane 0): it goes with the first block.
-                add5!(t, h);
-                h = [z; 5];
-            }
-            mul_carry!(t, mults!(k.p4), mask);
-            add5!(h, t);
+        } else {
+            // One group: `h` (the entering accumulator in lane 0) goes with its first block.
+            add5!(h, load4!(p, mask, hibit));
+            mul_carry!(h, mults!(k.p4), mask);
         }
         for (o, v) in out.iter_mut().zip(h) {
             _mm256_storeu_si256(o.as_mut_ptr().cast(), v);
@@ -534,13 +659,14 @@ pub(super) mod tests {
         for trial in 0..6u64 {
             let r = rng.r(trial % 3 == 0);
             let mut k = mk(&r);
-            // Keys make their tables at the first long call; one of 64 blocks (the most any
-            // kernel waits for) makes them, so every length below runs the vector paths. The
-            // fresh-key paths are covered by `all_backends_against_portable`.
+            // Keys make their tables at the first long call; one of 320 blocks (the most any
+            // kernel waits for: `AVX512_FIRST_MIN_BLOCKS`) makes them, so every length below
+            // runs the vector paths. The fresh-key paths are covered by `fresh_check` and
+            // `all_backends_against_portable`.
             let mut warm = State::default();
-            k.blocks(&mut warm, &[0x5a; 16 * 64]);
+            k.blocks(&mut warm, &[0x5a; 16 * 320]);
             let mut want_warm = State::default();
-            soft64::new(&r).blocks(&mut want_warm, &[0x5a; 16 * 64]);
+            soft64::new(&r).blocks(&mut want_warm, &[0x5a; 16 * 320]);
             assert_eq!(
                 reduce(warm.h),
                 reduce(want_warm.h),
@@ -571,6 +697,48 @@ pub(super) mod tests {
                 );
             }
         }
+    }
+
+    /// FRESH keys of `mk` (no warm-up call: the first call makes the tables, or not, as the
+    /// thresholds decide) against the portable kernel for every block count `0..=140`: random
+    /// and all-ones clamped `r`, random and extreme accumulators (`h[2]` up to 7), random and
+    /// all-ones messages, in one call and in two calls split at a block boundary.
+    pub(crate) fn fresh_check<K: Kernel>(mk: impl Fn(&[u64; 2]) -> K) {
+        let mut rng = Rng(0xf2e5);
+        for trial in 0..4u64 {
+            for n in 0..=140usize {
+                let r = rng.r((trial + n as u64) % 3 == 0);
+                let data = if (trial + n as u64) % 4 == 1 {
+                    std::vec![0xff; 16 * n]
+                } else {
+                    rng.bytes(16 * n)
+                };
+                let h0 = rng.h(trial * 3 + n as u64);
+                let mut want = State { h: h0 };
+                soft64::new(&r).blocks(&mut want, &data);
+                let mut got = State { h: h0 };
+                mk(&r).blocks(&mut got, &data);
+                assert!(got.h[2] <= 7, "trial {trial}, {n} blocks: {:?}", got.h);
+                assert_eq!(reduce(got.h), reduce(want.h), "trial {trial}, {n} blocks");
+                let cut = 16 * ((n * 5 + trial as usize * 17) % (n + 1));
+                let mut k = mk(&r);
+                let mut got2 = State { h: h0 };
+                k.blocks(&mut got2, &data[..cut]);
+                k.blocks(&mut got2, &data[cut..]);
+                assert!(got2.h[2] <= 7);
+                assert_eq!(
+                    reduce(got2.h),
+                    reduce(want.h),
+                    "trial {trial}, {n} blocks, cut {cut}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn avx2_fresh_keys() {
+        let Some(t) = token() else { return };
+        fresh_check(|r| new(t, r));
     }
 
     #[test]
@@ -611,6 +779,44 @@ pub(super) mod tests {
                     }
                 }
                 assert_eq!(reduce(from_limbs26(sum)), reduce(want.h), "{i} {n}");
+            }
+        }
+    }
+
+    /// [`tables_avx2`] against [`Avx2Tables::new`], element by element modulo p, and its
+    /// limbs within the multiplier bounds of the module docs.
+    #[test]
+    fn vector_tables_match() {
+        let Some(t) = token() else { return };
+        let mut rng = Rng(0x7ab);
+        for i in 0..200 {
+            let r = rng.r(i % 4 == 0);
+            let mut got = Avx2Tables::zero();
+            // SAFETY: the token proves AVX2 and AVX.
+            unsafe { tables_avx2(t, &r, &mut got) };
+            let want = Avx2Tables::new(&r);
+            for (g, w) in [
+                (&got.step, &want.step),
+                (&got.r4, &want.r4),
+                (&got.p8, &want.p8),
+                (&got.p4, &want.p4),
+            ] {
+                for e in 0..4 {
+                    let gl: [u64; 5] = core::array::from_fn(|k| g.v[k][e]);
+                    let wl: [u64; 5] = core::array::from_fn(|k| w.v[k][e]);
+                    assert!(
+                        gl.iter().all(|&l| l < (1 << 26) + (1 << 10)),
+                        "{i} {e} {gl:?}"
+                    );
+                    for (k, l) in gl.iter().enumerate().skip(1) {
+                        assert_eq!(g.v[4 + k][e], 5 * l);
+                    }
+                    assert_eq!(
+                        reduce(from_limbs26(gl)),
+                        reduce(from_limbs26(wl)),
+                        "{i} {e}"
+                    );
+                }
             }
         }
     }

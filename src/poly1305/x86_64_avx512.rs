@@ -13,9 +13,11 @@
 //!   `π = (0, 4, 1, 5, 2, 6, 3, 7)` the block order that `vpunpck{l,h}qdq` leaves;
 //! - the accumulator enters from the canonical [`State`] as limbs of element 0 and comes back
 //!   as the lane sums, which are carried and packed into three words (< 2^131) here;
-//! - calls shorter than one 16-block group (or than a few groups before the first call that
-//!   makes the table) and the last `n mod 16` blocks of a call go to the AVX2 kernel (itself eight blocks at a time, the portable kernel below that), which each
-//!   key here owns, built from its own [`Avx2`] token.
+//! - calls shorter than one 16-block group (or than [`IFMA_FIRST_MIN_BLOCKS`] /
+//!   [`AVX512_FIRST_MIN_BLOCKS`] blocks before the first call that makes the table) and the
+//!   last `n mod 16` blocks of a call go to the AVX2 kernel (itself eight blocks at a time,
+//!   the portable kernel below that), which each key here owns, built from its own [`Avx2`]
+//!   token.
 //!
 //! Keys make their tables at the first call of at least one group (key setup happens once per
 //! message, and short messages never need them; see `x86_64_avx2::Avx2Key`) and
@@ -54,12 +56,17 @@ const M42: u64 = (1 << 42) - 1;
 /// Blocks per group of the assembly loops.
 const GROUP: usize = 16;
 
-/// Below this many blocks a call goes to the AVX2 key (and so, usually, the portable kernel)
-/// while the key has no table yet: making the table costs about 370 cycles with IFMA and 550
-/// with AVX-512F (measured), which the loops win back over the portable kernel (about 0.6
-/// and 0.5 cycles/byte) from about 600 bytes and 1.1 KiB on.
-const IFMA_FIRST_MIN_BLOCKS: usize = 48;
-const AVX512_FIRST_MIN_BLOCKS: usize = 64;
+/// Below this many blocks a call goes to the AVX2 key (itself the portable kernel below
+/// `x86_64_avx2::FIRST_MIN_BLOCKS` blocks) while the key has no table yet: making the table
+/// costs about 370 cycles with IFMA and 550 with AVX-512F (measured), while the AVX2 key's
+/// own tables cost about 80 (`x86_64_avx2::tables_avx2`). The loops win that back over the
+/// AVX2 loop (about 0.16 and 0.05 cycles/byte) only on longer messages. Measured on an
+/// Emerald Rapids Xeon, fresh key, whole MAC (cycles, AVX2 vs IFMA): 64 blocks 552 vs 600,
+/// 80 blocks 630 vs 636, 84 blocks (1350 bytes: five groups and four blocks) 652 vs 692,
+/// 96 blocks 705 vs 667, 128 blocks 873 vs 736; (AVX2 vs AVX-512F):
+/// 256 blocks 1504 vs 1556, 384 blocks 2136 vs 2031.
+const IFMA_FIRST_MIN_BLOCKS: usize = 96;
+const AVX512_FIRST_MIN_BLOCKS: usize = 320;
 
 /// The element order of a set: element `e` holds block `PI[e]` of its eight.
 const PI: [usize; 8] = [0, 4, 1, 5, 2, 6, 3, 7];
@@ -283,7 +290,7 @@ impl Kernel for Avx512Key {
 #[cfg(test)]
 mod tests {
     extern crate std;
-    use super::super::x86_64_avx2::tests::{Rng, cross_check, reduce};
+    use super::super::x86_64_avx2::tests::{Rng, cross_check, fresh_check, reduce};
     use super::*;
     use crate::abi_test::abi_call;
     use crate::cpu::Features;
@@ -311,6 +318,34 @@ mod tests {
         let Some((t, t2)) = t_avx512() else { return };
         cross_check(|r| new_avx512(t, t2, r), 3 * GROUP + 3);
         cross_check(|r| new_avx512(t, t2, r), 4 * GROUP + 9);
+    }
+
+    /// The warm-up of `cross_check` (320 blocks) makes both tables, so that it tests the loops.
+    #[test]
+    fn warm_up_makes_tables() {
+        let data = [0x5a; 16 * 320];
+        if let Some((t, t2)) = t_avx512() {
+            let mut k = new_avx512(t, t2, &[1, 4]);
+            k.blocks(&mut State::default(), &data);
+            assert!(k.tab.is_some());
+        }
+        if let Some((t, t2)) = t_ifma() {
+            let mut k = new_ifma(t, t2, &[1, 4]);
+            k.blocks(&mut State::default(), &data);
+            assert!(k.tab.is_some());
+        }
+    }
+
+    #[test]
+    fn avx512_fresh_keys() {
+        let Some((t, t2)) = t_avx512() else { return };
+        fresh_check(|r| new_avx512(t, t2, r));
+    }
+
+    #[test]
+    fn ifma_fresh_keys() {
+        let Some((t, t2)) = t_ifma() else { return };
+        fresh_check(|r| new_ifma(t, t2, r));
     }
 
     #[test]
