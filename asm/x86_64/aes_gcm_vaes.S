@@ -11,12 +11,15 @@
  * registers (rax, rcx, rdx, rsi, rdi, r8-r11, all vector and opmask registers), no stack, and
  * end with `vzeroupper`. ELF only (the wrapper is compiled for Linux and the BSDs).
  *
- * Functions (any alignment for every pointer; any nblocks >= 1):
+ * Functions (any alignment for every pointer; any nbytes >= 1):
  *   void simdcrypt_aes_gcm_enc_vaes512(const u8 rk[240], size_t nr, struct state *st,
- *                                      u8 *data, size_t nblocks, const struct powers *p)
+ *                                      u8 *data, size_t nbytes, const struct powers *p)
  *   void simdcrypt_aes_gcm_dec_vaes512(same arguments)
  * struct state (32 bytes) is { u8 y[16]; u8 ctr[16]; }: the running GHASH value Y and the next
- * counter block, both in SP 800-38D byte order; on return both are advanced past the data.
+ * counter block, both in SP 800-38D byte order; on return both are advanced past the data
+ * (the counter by ceil(nbytes / 16) blocks). The data may end in a partial block: its
+ * keystream is the first bytes of a whole block's, and it is hashed zero-padded, so that a
+ * call must be the last of a message unless nbytes is a multiple of 16.
  * enc: data <- data ^ keystream (in place), then Y <- GHASH(Y, the ciphertext written).
  * dec: Y <- GHASH(Y, the ciphertext read), data <- data ^ keystream (in place).
  *
@@ -45,10 +48,13 @@
  * native integer. While the 16 counters of a group do not carry out of their last byte
  * (CTR_WHITEN), they are made with one `vpshufb` and three `vpaddd` instead.
  *
- * Partial group (nblocks % 16 = r > 0, last): the same pass under the qword masks k1-k4 of
- * its r blocks: masked-off blocks are neither read nor written (masked-off elements do not
- * fault), are zero in C0-C3, and so add nothing to the GHASH, which uses the powers from
- * h[16-r] on (TAIL_POWERS): block j of the group times H^(r-j).
+ * Partial group (nbytes % 256 = b > 0, last; r = ceil(b / 16) blocks): the same pass under
+ * the byte masks k1-k4 of its b bytes: masked-off bytes are neither read nor written
+ * (masked-off elements do not fault), are zero in C0-C3, and so add nothing to the GHASH
+ * beyond the zero padding of the last block, which uses the powers from h[16-r] on
+ * (TAIL_POWERS): block j of the group times H^(r-j). Only the ceil(b / 64) registers that
+ * hold any of its bytes run the AES rounds and the GHASH products (STEP's an and gn; one
+ * copy of the pass per count, chosen by BY_REGS).
  *
  * Schedule. One iteration runs the rounds of 16 counter blocks (S0-S3) and between them the
  * GHASH of 16 ciphertext blocks (C0-C3): VAES on zmm issues to one port (p0 here) and
@@ -66,10 +72,11 @@
  * the wrapper runs this only for 96-bit IVs, whose counter blocks are nonce || count.
  *
  * Registers:
- *   rdi RK   rsi NR   rdx ST (state)   rcx DATA   r8 NBLK (blocks left)   r9 POW
- *   rax, r11  scratch (offset of k[Nr], tail mask; rcx saved while `shl` needs cl)
+ *   rdi RK   rsi NR   rdx ST (state)   rcx DATA   r9 POW
+ *   r8 NBLK   bytes left; in a partial group, its block count r (TAIL_MASKS)
+ *   rax, r11  scratch (offset of k[Nr], mask address, register count, power offset)
  *   r10d CLO  the low 32 bits of the next counter block, native byte order
- *   k1-k4     qword masks of a partial group's blocks
+ *   k1-k4     byte masks of a partial group's bytes
  *   zmm0-3   S0-S3   AES state (4 blocks each)
  *   zmm4-7   C0-C3   ciphertext blocks to hash (as in memory)
  *   zmm8     Y       GHASH value, R(Y) in lane 0, other lanes zero
@@ -154,16 +161,26 @@
         .long   0, 0, 0, 8 << 24, 0, 0, 0, 8 << 24, 0, 0, 0, 8 << 24, 0, 0, 0, 8 << 24
 .Lbe12:
         .long   0, 0, 0, 12 << 24, 0, 0, 0, 12 << 24, 0, 0, 0, 12 << 24, 0, 0, 0, 12 << 24
+/* 256 bytes 0xff, then 256 zero bytes: the byte masks of a partial group (TAIL_MASKS). */
+.Lbytemask:
+        .fill   256, 1, 0xff
+        .fill   256, 1, 0
 
         .text
 
-/* ROUND off: one middle round of S0-S3 with the round key at RK + off. */
-.macro ROUND off
+/* ROUND off, n: one middle round of S0..S(n-1) with the round key at RK + off. */
+.macro ROUND off, n=4
         vbroadcasti32x4 \off(RK), KEY
         vaesenc KEY, S0, S0
+.if \n > 1
         vaesenc KEY, S1, S1
+.endif
+.if \n > 2
         vaesenc KEY, S2, S2
+.endif
+.if \n > 3
         vaesenc KEY, S3, S3
+.endif
 .endm
 
 /*
@@ -175,40 +192,64 @@
  * each register is a `vpshufb` of its own little-endian counters. The branch depends on the
  * counter only, which the caller keeps public.
  */
-.macro CTR_WHITEN
+.macro CTR_WHITEN n=4
         vbroadcasti32x4 (RK), KEY
         cmpb    $240, CLOB
         ja      .Lctr_slow\@
         vpshufb BSW, CUR, S0
+.if \n > 1
         vpaddd  BE4, S0, S1
+.endif
+.if \n > 2
         vpaddd  BE8, S0, S2
+.endif
+.if \n > 3
         vpaddd  BE12, S0, S3
+.endif
         jmp     .Lctr_done\@
 .Lctr_slow\@:
         vpshufb BSW, CUR, S0
+.if \n > 1
         vpaddd  INC, CUR, S1
         vpshufb BSW, S1, S1
+.endif
+.if \n > 2
         vpaddd  INC, CUR, S2
         vpaddd  INC, S2, S2
         vpshufb BSW, S2, S2
+.endif
+.if \n > 3
         vpaddd  INC16, CUR, S3
         vpsubd  INC, S3, S3
         vpshufb BSW, S3, S3
+.endif
 .Lctr_done\@:
         vpaddd  INC16, CUR, CUR
         addl    $16, CLO
         vpxorq  KEY, S0, S0
+.if \n > 1
         vpxorq  KEY, S1, S1
+.endif
+.if \n > 2
         vpxorq  KEY, S2, S2
+.endif
+.if \n > 3
         vpxorq  KEY, S3, S3
+.endif
 .endm
 
-/* GH_PREP: X_r = R(C_r), and Y folded into block 0 (lane 0 of X0). */
-.macro GH_PREP
+/* GH_PREP n: X_r = R(C_r) for r < n, and Y folded into block 0 (lane 0 of X0). */
+.macro GH_PREP n=4
         vpshufb BSW, C0, X0
+.if \n > 1
         vpshufb BSW, C1, X1
+.endif
+.if \n > 2
         vpshufb BSW, C2, X2
+.endif
+.if \n > 3
         vpshufb BSW, C3, X3
+.endif
         vpxorq  Y, X0, X0
 .endm
 
@@ -283,65 +324,89 @@
 .if \dec
         vpxorq  \c, KL, T
         vaesenclast T, \s, \s
-        vmovdqu64 \s, \off(DATA){\k}
+        vmovdqu8 \s, \off(DATA){\k}
 .else
-        vmovdqu64 \off(DATA), T{\k}{z}
+        vmovdqu8 \off(DATA), T{\k}{z}
         vpxorq  KL, T, T
         vaesenclast T, \s, \c
-        vmovdqa64 \c, \c{\k}{z}
-        vmovdqu64 \c, \off(DATA){\k}
+        vmovdqu8 \c, \c{\k}{z}
+        vmovdqu8 \c, \off(DATA){\k}
 .endif
 .endm
 
 /*
- * For the r = NBLK (1..15) blocks of a final partial group:
- * TAIL_MASKS: k1-k4 = the qword masks of those blocks over four registers (bits 0..2r-1 of
- * one mask, shifted by 8 per register).
+ * For the b = NBLK (1..255) bytes of a final partial group:
+ * TAIL_MASKS: k1-k4 = the byte masks of those bytes over four registers (register i holds
+ * bytes 64 i .. 64 i + 63), read as the sign bits of 256 bytes of .Lbytemask starting b bytes
+ * before its zeros; then eax = ceil(b / 64), the registers that hold any of them, and NBLK =
+ * r = ceil(b / 16), the blocks they touch (the last one maybe partial: its masked-off bytes
+ * are neither read nor written and are zero in C0-C3, the zero padding of SP 800-38D sec. 6.4).
  * TAIL_POWERS: HP0-HP3 = the powers from h[16-r] on, so that block j of the group is
  * multiplied by h[16-r+j] = H^(r-j) and Y, added to block 0, by H^r. The last registers'
  * lanes past h[15] read the table's k half (inside the 512-byte struct) and multiply blocks
- * that are zero.
+ * that are zero (or are not multiplied: STEP's gn).
  * TAIL_CLO: after the pass, CLO counts only the r blocks it used (its CTR_WHITEN added 16).
+ * BY_REGS l: jumps to l1, l2, l3 or l4 by eax (the register count of TAIL_MASKS).
  */
 .macro TAIL_MASKS
-        movq    DATA, %r11
-        leal    (NBLK,NBLK), %ecx
-        movl    $1, %eax
-        shlq    %cl, %rax
-        decq    %rax
-        movq    %r11, DATA
-        kmovd   %eax, %k1
-        kshiftrd $8, %k1, %k2
-        kshiftrd $16, %k1, %k3
-        kshiftrd $24, %k1, %k4
+        leaq    .Lbytemask+256(%rip), %rax
+        subq    NBLK, %rax
+        vmovdqu64 0(%rax), P0
+        vmovdqu64 64(%rax), P1
+        vmovdqu64 128(%rax), P2
+        vmovdqu64 192(%rax), P3
+        vpmovb2m P0, %k1
+        vpmovb2m P1, %k2
+        vpmovb2m P2, %k3
+        vpmovb2m P3, %k4
+        leaq    63(NBLK), %rax
+        shrl    $6, %eax
+        addq    $15, NBLK
+        shrq    $4, NBLK
 .endm
 .macro TAIL_POWERS
-        movq    NBLK, %rax
-        negq    %rax
-        shlq    $4, %rax                        /* -16 r */
-        vmovdqu64 256(POW,%rax), HP0
-        vmovdqu64 320(POW,%rax), HP1
-        vmovdqu64 384(POW,%rax), HP2
-        vmovdqu64 448(POW,%rax), HP3
+        movq    NBLK, %r11
+        negq    %r11
+        shlq    $4, %r11                        /* -16 r */
+        vmovdqu64 256(POW,%r11), HP0
+        vmovdqu64 320(POW,%r11), HP1
+        vmovdqu64 384(POW,%r11), HP2
+        vmovdqu64 448(POW,%r11), HP3
 .endm
 .macro TAIL_CLO
         leal    -16(%r10,%r8), CLO
 .endm
+.macro BY_REGS l
+        cmpl    $2, %eax
+        jb      \l\()1
+        je      \l\()2
+        cmpl    $3, %eax
+        je      \l\()3
+        jmp     \l\()4
+.endm
 
 /*
- * STEP aes, gh, dec, tail: one group of 16 blocks.
- *   aes: encrypt (dec = 0) or decrypt (dec = 1) the 16 blocks at DATA; enc leaves the
+ * STEP aes, gh, dec, tail, an, gn: one group of up to 16 blocks.
+ *   aes: encrypt (dec = 0) or decrypt (dec = 1) the blocks at DATA; enc leaves the
  *        ciphertext in C0-C3, dec hashes the ciphertext it loads into C0-C3 first.
  *   gh:  hash C0-C3 into Y, its steps spread over AES rounds 1-7 when aes = 1.
- *   tail: the group is partial: loads, stores and C0-C3 under the masks k1-k4.
+ *   tail: the group is partial: loads, stores and C0-C3 under the byte masks k1-k4.
+ *   an, gn: the registers of AES (S0..S(an-1)) and of GHASH (C0..C(gn-1)) that hold blocks:
+ *        4, except in a partial group, which needs only ceil(bytes / 64) (TAIL_MASKS).
  */
-.macro STEP aes, gh, dec, tail=0
+.macro STEP aes, gh, dec, tail=0, an=4, gn=4
 .if \aes && \dec
 .if \tail
-        vmovdqu64 0(DATA), C0{%k1}{z}
-        vmovdqu64 64(DATA), C1{%k2}{z}
-        vmovdqu64 128(DATA), C2{%k3}{z}
-        vmovdqu64 192(DATA), C3{%k4}{z}
+        vmovdqu8 0(DATA), C0{%k1}{z}
+.if \an > 1
+        vmovdqu8 64(DATA), C1{%k2}{z}
+.endif
+.if \an > 2
+        vmovdqu8 128(DATA), C2{%k3}{z}
+.endif
+.if \an > 3
+        vmovdqu8 192(DATA), C3{%k4}{z}
+.endif
 .else
         vmovdqu64 0(DATA), C0
         vmovdqu64 64(DATA), C1
@@ -350,70 +415,79 @@
 .endif
 .endif
 .if \aes
-        CTR_WHITEN
+        CTR_WHITEN \an
 .endif
 .if \gh
-        GH_PREP
+        GH_PREP \gn
 .endif
 .if \aes
-        ROUND   16
+        ROUND   16, \an
 .endif
 .if \gh
         GH_MUL0 X0, HP0
 .endif
 .if \aes
-        ROUND   32
+        ROUND   32, \an
 .endif
-.if \gh
+.if \gh && (\gn > 1)
         GH_MUL  X1, HP1
 .endif
 .if \aes
-        ROUND   48
+        ROUND   48, \an
 .endif
-.if \gh
+.if \gh && (\gn == 4)
         GH_MUL2
 .endif
-.if \aes
-        ROUND   64
+.if \gh && (\gn == 3)
+        GH_MUL  X2, HP2
 .endif
-.if \gh
+.if \aes
+        ROUND   64, \an
+.endif
+.if \gh && (\gn == 4)
         GH_MUL3
 .endif
 .if \aes
-        ROUND   80
+        ROUND   80, \an
 .endif
 .if \gh
         GH_RED1
 .endif
 .if \aes
-        ROUND   96
+        ROUND   96, \an
 .endif
 .if \gh
         GH_RED2
 .endif
 .if \aes
-        ROUND   112
+        ROUND   112, \an
 .endif
 .if \gh
         GH_FOLD
 .endif
 .if \aes
-        ROUND   128
-        ROUND   144
+        ROUND   128, \an
+        ROUND   144, \an
         cmpq    $10, NR
         je      .Llast\@
-        ROUND   160
-        ROUND   176
+        ROUND   160, \an
+        ROUND   176, \an
         cmpq    $12, NR
         je      .Llast\@
-        ROUND   192
-        ROUND   208
+        ROUND   192, \an
+        ROUND   208, \an
 .Llast\@:
 .if \tail
         LAST_T  \dec, 0, S0, C0, %k1
+.if \an > 1
         LAST_T  \dec, 64, S1, C1, %k2
+.endif
+.if \an > 2
         LAST_T  \dec, 128, S2, C2, %k3
+.endif
+.if \an > 3
         LAST_T  \dec, 192, S3, C3, %k4
+.endif
 .elseif \dec
         vpxorq  C0, KL, T
         vaesenclast T, S0, S0
@@ -483,17 +557,17 @@
         .p2align 5
 simdcrypt_aes_gcm_enc_vaes512:
         SETUP
-        cmpq    $16, NBLK
+        cmpq    $256, NBLK
         jb      .Lenc_tail_only
         /* The first group: AES alone (there is no ciphertext to hash yet). */
         STEP    1, 0, 0
-        subq    $16, NBLK
+        subq    $256, NBLK
         .p2align 4
 .Lenc_loop:
-        cmpq    $16, NBLK
+        cmpq    $256, NBLK
         jb      .Lenc_after
         STEP    1, 1, 0
-        subq    $16, NBLK
+        subq    $256, NBLK
         jmp     .Lenc_loop
 .Lenc_after:
         testq   NBLK, NBLK
@@ -502,20 +576,29 @@ simdcrypt_aes_gcm_enc_vaes512:
         STEP    0, 1, 0
         FINISH
 .Lenc_tail:
-        /* A partial group: its AES with the GHASH of the last whole group, then its GHASH. */
+        /* A partial group: the AES of its n registers with the GHASH of the last whole
+         * group, then its own GHASH. */
         TAIL_MASKS
-        STEP    1, 1, 0, 1
+        BY_REGS .Lenc_tail_
+.irp n, 1, 2, 3, 4
+.Lenc_tail_\n:
+        STEP    1, 1, 0, 1, \n, 4
         TAIL_CLO
         TAIL_POWERS
-        STEP    0, 1, 0
+        STEP    0, 1, 0, 0, 4, \n
         FINISH
+.endr
 .Lenc_tail_only:
         TAIL_MASKS
-        STEP    1, 0, 0, 1
+        BY_REGS .Lenc_only_
+.irp n, 1, 2, 3, 4
+.Lenc_only_\n:
+        STEP    1, 0, 0, 1, \n, 4
         TAIL_CLO
         TAIL_POWERS
-        STEP    0, 1, 0
+        STEP    0, 1, 0, 0, 4, \n
         FINISH
+.endr
         .size   simdcrypt_aes_gcm_enc_vaes512, . - simdcrypt_aes_gcm_enc_vaes512
 
         .globl  simdcrypt_aes_gcm_dec_vaes512
@@ -526,19 +609,25 @@ simdcrypt_aes_gcm_dec_vaes512:
         SETUP
         .p2align 4
 .Ldec_loop:
-        cmpq    $16, NBLK
+        cmpq    $256, NBLK
         jb      .Ldec_after
         STEP    1, 1, 1
-        subq    $16, NBLK
+        subq    $256, NBLK
         jmp     .Ldec_loop
 .Ldec_after:
         testq   NBLK, NBLK
         jz      .Ldec_done
-        /* A partial group: masked, with the powers shifted to its length. */
+        /* A partial group: masked, with the powers shifted to its length, on the n
+         * registers that hold its bytes. */
         TAIL_MASKS
         TAIL_POWERS
-        STEP    1, 1, 1, 1
+        BY_REGS .Ldec_tail_
+.irp n, 1, 2, 3, 4
+.Ldec_tail_\n:
+        STEP    1, 1, 1, 1, \n, \n
         TAIL_CLO
+        FINISH
+.endr
 .Ldec_done:
         FINISH
         .size   simdcrypt_aes_gcm_dec_vaes512, . - simdcrypt_aes_gcm_dec_vaes512

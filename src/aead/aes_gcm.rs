@@ -7,8 +7,10 @@
 //! once, from the same [`Features`]; `backend()` names the pair, e.g. `"vaes-avx512+vpclmul-avx512"`
 //! or `"bitsliced-64+ctmul-64"`. Where the pair has a stitched kernel (AES and GHASH
 //! interleaved in one loop: x86_64 `vaes-avx512` + `vpclmul-avx512`, `aes_gcm/x86_64_vaes.rs`)
-//! and the IV is 96 bits, the whole blocks of a text of at least 24 blocks go through it in one
-//! pass (`stitched_seal`, `stitched_open`). Otherwise the message is processed in chunks of
+//! and the IV is 96 bits, a text of more than [`SHORT`] bytes goes through it whole, its final
+//! partial block included, in one pass (`stitched_seal`, `stitched_open`); `E_K(J0)` is then
+//! computed before the text (`early_ek`), so that it overlaps with it. Otherwise the message
+//! is processed in chunks of
 //! [`CHUNK`] bytes; sealing encrypts a chunk and then hashes it while it is still in the L1
 //! cache, opening hashes a chunk and then decrypts it.
 //!
@@ -148,6 +150,29 @@ fn finish_tag(ek: &[u8; 16], s: &[u8; 16], tag: &mut [u8]) {
     }
 }
 
+/// The length block `[len(A)]_64 ‖ [len(C)]_64` (SP 800-38D §7.1 step 5), lengths in bits.
+fn len_block(aad_len: usize, text_len: usize) -> [u8; 16] {
+    let mut len = [0u8; 16];
+    len[..8].copy_from_slice(&(aad_len as u64 * 8).to_be_bytes());
+    len[8..].copy_from_slice(&(text_len as u64 * 8).to_be_bytes());
+    len
+}
+
+/// `E_K(J0)`, computed before the text unless [`Final::ctr`] will merge it with the text's
+/// counter blocks (a short text under a 96-bit IV): it depends on nothing else, so the CPU
+/// overlaps it with the text's work instead of waiting for it at the end. Zero otherwise.
+fn early_ek(c: &Cipher, j0: &[u8; 16], text_len: usize, wrap: bool) -> [u8; 16] {
+    let mut ek = [0u8; 16];
+    if text_len > SHORT || wrap {
+        ek = *j0;
+        c.encrypt(&mut ek);
+    }
+    ek
+}
+
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(x86_64_vaes::MIN_BYTES > SHORT);
+
 /// Texts of up to this many bytes are handled whole by [`Final`]: one AES call for `E_K(J0)`
 /// and all their counter blocks, one GHASH call for them and the length block.
 const SHORT: usize = 64;
@@ -184,19 +209,20 @@ impl Final {
         self.tail.div_ceil(16) * 16
     }
 
-    /// XORs the keystream into the final text (zeroing the padding after it again) and
-    /// returns `E_K(J0)`. When the final text starts at the first counter block (`first`) of
-    /// a 96-bit IV (`!wrap`, see [`gctr`]), `J0, inc32(J0), …` are consecutive 128-bit
-    /// counters: one kernel call computes them all (what short messages mostly cost).
+    /// XORs the keystream into the final text (zeroing the padding after it again). When the
+    /// final text starts at the first counter block (`first`) of a 96-bit IV (`!wrap`, see
+    /// [`gctr`]), `J0, inc32(J0), …` are consecutive 128-bit counters: one kernel call
+    /// computes them all (what short messages mostly cost) and writes `E_K(J0)` to `ek`;
+    /// otherwise [`early_ek`] has computed it.
     fn ctr(
         &mut self,
         c: &Cipher,
         j0: &[u8; 16],
         cb: &mut [u8; 16],
+        ek: &mut [u8; 16],
         first: bool,
         wrap: bool,
-    ) -> [u8; 16] {
-        let mut ek = [0u8; 16];
+    ) {
         let p = self.padded();
         if first && !wrap {
             let mut ctr = *j0;
@@ -205,19 +231,14 @@ impl Final {
             ek.copy_from_slice(&self.buf[..16]);
         } else {
             gctr(c, cb, &mut self.buf[16..16 + p], wrap);
-            ek = *j0;
-            c.encrypt(&mut ek);
         }
         self.buf[16 + self.tail..16 + p].fill(0);
-        ek
     }
 
-    /// Hashes the zero-padded final text and `[len(A)]_64 ‖ [len(C)]_64`.
+    /// Hashes the zero-padded final text and the length block.
     fn hash(&mut self, g: &ghash::Key, s: &mut [u8; 16], aad_len: usize, text_len: usize) {
         let n = 16 + self.padded();
-        let len = &mut self.buf[n..n + 16];
-        len[..8].copy_from_slice(&(aad_len as u64 * 8).to_be_bytes());
-        len[8..].copy_from_slice(&(text_len as u64 * 8).to_be_bytes());
+        self.buf[n..n + 16].copy_from_slice(&len_block(aad_len, text_len));
         g.update(s, &self.buf[16..n + 16]);
     }
 
@@ -233,10 +254,11 @@ impl Drop for Final {
     }
 }
 
-/// Seals the whole blocks of `body` with a stitched kernel (AES and GHASH in one loop) when
-/// the key's kernel pair has one, the body is long enough for it, and the IV is 96 bits
-/// (`!wrap`: the kernels count with `inc32` from `cb`, and may branch on the counter, which is
-/// then public); returns the bytes done (0 or `body.len()`), which the caller skips.
+/// Seals the whole `text` (its final partial block included: it is hashed zero-padded) with a
+/// stitched kernel (AES and GHASH in one loop) when the key's kernel pair has one, the text is
+/// long enough for it, and the IV is 96 bits (`!wrap`: the kernels count with `inc32` from
+/// `cb`, and may branch on the counter, which is then public); returns whether it did. The
+/// caller then only hashes the length block.
 #[allow(unused_variables)]
 #[inline]
 fn stitched_seal(
@@ -244,14 +266,14 @@ fn stitched_seal(
     g: &ghash::Key,
     cb: &mut [u8; 16],
     s: &mut [u8; 16],
-    body: &mut [u8],
+    text: &mut [u8],
     wrap: bool,
-) -> usize {
+) -> bool {
     #[cfg(target_arch = "x86_64")]
     if !wrap {
-        return x86_64_vaes::seal(c, g, cb, s, body);
+        return x86_64_vaes::seal(c, g, cb, s, text);
     }
-    0
+    false
 }
 
 /// As [`stitched_seal`] for opening: hashes, then decrypts.
@@ -262,14 +284,14 @@ fn stitched_open(
     g: &ghash::Key,
     cb: &mut [u8; 16],
     s: &mut [u8; 16],
-    body: &mut [u8],
+    text: &mut [u8],
     wrap: bool,
-) -> usize {
+) -> bool {
     #[cfg(target_arch = "x86_64")]
     if !wrap {
-        return x86_64_vaes::open(c, g, cb, s, body);
+        return x86_64_vaes::open(c, g, cb, s, text);
     }
-    0
+    false
 }
 
 /// SP 800-38D §7.1. `tag.len()` is the tag length `t`, checked by the caller.
@@ -281,15 +303,19 @@ fn seal(c: &Cipher, g: &ghash::Key, iv: &[u8], aad: &[u8], in_out: &mut [u8], ta
     inc32(&mut cb);
     let text_len = in_out.len();
     let wrap = iv.len() != 12;
-    let (full, mut last) = Final::new(in_out);
-    let done = stitched_seal(c, g, &mut cb, &mut s, &mut in_out[..full], wrap);
-    for chunk in in_out[done..full].chunks_mut(CHUNK) {
-        gctr(c, &mut cb, chunk, wrap);
-        g.update(&mut s, chunk);
+    let mut ek = early_ek(c, &j0, text_len, wrap);
+    if stitched_seal(c, g, &mut cb, &mut s, in_out, wrap) {
+        g.update(&mut s, &len_block(aad.len(), text_len));
+    } else {
+        let (full, mut last) = Final::new(in_out);
+        for chunk in in_out[..full].chunks_mut(CHUNK) {
+            gctr(c, &mut cb, chunk, wrap);
+            g.update(&mut s, chunk);
+        }
+        last.ctr(c, &j0, &mut cb, &mut ek, full == 0, wrap);
+        in_out[full..].copy_from_slice(last.text());
+        last.hash(g, &mut s, aad.len(), text_len);
     }
-    let mut ek = last.ctr(c, &j0, &mut cb, full == 0, wrap);
-    in_out[full..].copy_from_slice(last.text());
-    last.hash(g, &mut s, aad.len(), text_len);
     finish_tag(&ek, &s, tag);
     wipe(&mut ek);
     wipe(&mut s);
@@ -312,16 +338,19 @@ fn open(
     inc32(&mut cb);
     let text_len = in_out.len();
     let wrap = iv.len() != 12;
-    let (full, mut last) = Final::new(in_out);
-    let done = stitched_open(c, g, &mut cb, &mut s, &mut in_out[..full], wrap);
-    for chunk in in_out[done..full].chunks_mut(CHUNK) {
-        g.update(&mut s, chunk);
-        gctr(c, &mut cb, chunk, wrap);
+    let mut ek = early_ek(c, &j0, text_len, wrap);
+    if stitched_open(c, g, &mut cb, &mut s, in_out, wrap) {
+        g.update(&mut s, &len_block(aad.len(), text_len));
+    } else {
+        let (full, mut last) = Final::new(in_out);
+        for chunk in in_out[..full].chunks_mut(CHUNK) {
+            g.update(&mut s, chunk);
+            gctr(c, &mut cb, chunk, wrap);
+        }
+        last.hash(g, &mut s, aad.len(), text_len);
+        last.ctr(c, &j0, &mut cb, &mut ek, full == 0, wrap);
+        in_out[full..].copy_from_slice(last.text());
     }
-    last.hash(g, &mut s, aad.len(), text_len);
-    let mut ek = last.ctr(c, &j0, &mut cb, full == 0, wrap);
-    in_out[full..].copy_from_slice(last.text());
-    drop(last);
     let mut want = [0u8; 16];
     finish_tag(&ek, &s, &mut want[..tag.len()]);
     wipe(&mut ek);
@@ -939,7 +968,13 @@ mod tests {
                 assert_eq!(full, 0);
                 let mut cb = j0;
                 inc32(&mut cb);
-                let ek = last.ctr(aes.cipher(), &j0, &mut cb, true, true);
+                let ek = early_ek(aes.cipher(), &j0, text.len(), true);
+                let mut ek2 = ek;
+                last.ctr(aes.cipher(), &j0, &mut cb, &mut ek2, true, true);
+                assert_eq!(
+                    ek2, ek,
+                    "{name}: E(J0) is early_ek's when the counter may wrap"
+                );
                 let mut want = j0;
                 aes.encrypt_block(&mut want);
                 assert_eq!(ek, want, "{name}");

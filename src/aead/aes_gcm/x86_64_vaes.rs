@@ -1,7 +1,7 @@
 //! Stitched AES-GCM with VAES and VPCLMULQDQ on 512-bit registers: the safe wrapper of
 //! `asm/x86_64/aes_gcm_vaes.S`, which runs the AES rounds of 16 counter blocks and the GHASH
-//! of 16 ciphertext blocks in one loop (SP 800-38D §7.1 steps 3–4 over the whole blocks of the
-//! text; the caller does the rest).
+//! of 16 ciphertext blocks in one loop (SP 800-38D §7.1 steps 3–4 over the whole text; the
+//! caller does the rest).
 //!
 //! It is used when a key pair has both 512-bit kernels (`vaes-avx512` + `vpclmul-avx512`):
 //! the two tokens are what prove the instructions exist, and the kernel reads those kernels'
@@ -9,10 +9,10 @@
 //! (`src/aes/x86_64_vaes.rs`) and the 16 twisted powers of `H` (`ghash::Powers`,
 //! `src/ghash/x86_64_clmul.rs`). Nothing is copied or expanded per message.
 //!
-//! The kernel takes any number of whole blocks: groups of 16, then a partial group under
-//! masks. [`seal`] and [`open`] hand it all the whole blocks of a body of at least
-//! [`MIN_BLOCKS`] blocks and return their length; the caller does the final partial block,
-//! `E_K(J0)` and the length block as before.
+//! The kernel takes any number of bytes: groups of 16 blocks, then a partial group under byte
+//! masks, whose last block may be partial (hashed zero-padded). [`seal`] and [`open`] hand it
+//! a whole text of at least [`MIN_BYTES`] bytes and say whether they did; the caller then
+//! does only `E_K(J0)` and the length block.
 //!
 //! Counter: the kernel increments the low 32 bits of the counter block mod 2^32 (`inc32`,
 //! SP 800-38D §6.2) with vector adds, so it is exact for any counter; but it takes a faster
@@ -35,17 +35,17 @@ struct State {
 const _: () = assert!(core::mem::size_of::<State>() == 32);
 
 unsafe extern "sysv64" {
-    /// In place: `data ← data ⊕ keystream` for `nblocks` blocks from counter `st.ctr`, then
-    /// `st.y ← GHASH(st.y, ciphertext)`; `st.ctr` advances by `nblocks` (inc32). Needs VAES,
-    /// AES, VPCLMULQDQ, PCLMULQDQ, AVX, AVX2, AVX512F/VL/BW; any `nblocks >= 1`. `rk`:
-    /// `k[0..=nr]`, `nr` ∈ {10, 12, 14}. Reads and writes only the `nblocks` blocks at
-    /// `data` (the last partial group under masks).
+    /// In place: `data ← data ⊕ keystream` for `nbytes` bytes from counter `st.ctr`, then
+    /// `st.y ← GHASH(st.y, ciphertext zero-padded to whole blocks)`; `st.ctr` advances by
+    /// `ceil(nbytes / 16)` blocks (inc32). Needs VAES, AES, VPCLMULQDQ, PCLMULQDQ, AVX, AVX2,
+    /// AVX512F/VL/BW; any `nbytes >= 1`. `rk`: `k[0..=nr]`, `nr` ∈ {10, 12, 14}. Reads and
+    /// writes only the `nbytes` bytes at `data` (the last partial group under byte masks).
     fn simdcrypt_aes_gcm_enc_vaes512(
         rk: *const [u8; 16],
         nr: usize,
         st: *mut State,
         data: *mut u8,
-        nblocks: usize,
+        nbytes: usize,
         p: *const Powers,
     );
     /// In place: `st.y ← GHASH(st.y, data)`, then `data ← data ⊕ keystream`; otherwise as
@@ -55,7 +55,7 @@ unsafe extern "sysv64" {
         nr: usize,
         st: *mut State,
         data: *mut u8,
-        nblocks: usize,
+        nbytes: usize,
         p: *const Powers,
     );
 }
@@ -64,11 +64,13 @@ unsafe extern "sysv64" {
 #[cfg(test)]
 const GROUP: usize = 16;
 
-/// Bodies shorter than this many blocks stay on the non-stitched path: one or one and a bit
-/// groups give the stitched loop nothing to overlap (enc runs the first group's AES alone and
-/// the last group's GHASH alone). Measured crossover here: 16–20 blocks 3–8% slower
-/// stitched, 25–31 blocks 5–8% faster.
-const MIN_BLOCKS: usize = 24;
+/// Texts shorter than this many bytes stay on the non-stitched path, where up to 64 bytes
+/// share one AES call with `E_K(J0)` (`Final` in aes_gcm.rs). Measured here (AES-128 seal,
+/// 13-byte AAD): 16–48 bytes 43–47 ns there against 60 ns stitched, 64 bytes even, and from 65
+/// bytes on the stitched kernel's masked partial group is faster (255 bytes: 74 against
+/// 102 ns). It must exceed `SHORT` of aes_gcm.rs, whose `early_ek` computes `E_K(J0)` only
+/// for longer texts (a const assertion there checks it).
+pub(super) const MIN_BYTES: usize = 65;
 
 /// The signature shared by both entry points.
 type GcmFn =
@@ -96,53 +98,53 @@ impl<'a> Stitched<'a> {
         })
     }
 
-    /// Runs `f` over the whole blocks of `data` if there are at least [`MIN_BLOCKS`];
-    /// returns their length in bytes (0 if it did not run).
-    fn run(&self, f: GcmFn, ctr: &mut [u8; 16], y: &mut [u8; 16], data: &mut [u8]) -> usize {
-        let n = data.len() / 16 * 16;
-        if n < 16 * MIN_BLOCKS {
-            return 0;
+    /// Runs `f` over all of `data` (the whole text of a message) if it has at least
+    /// [`MIN_BYTES`] bytes; returns whether it did.
+    fn run(&self, f: GcmFn, ctr: &mut [u8; 16], y: &mut [u8; 16], data: &mut [u8]) -> bool {
+        let n = data.len();
+        if n < MIN_BYTES {
+            return false;
         }
         debug_assert!(matches!(self.nr, 10 | 12 | 14));
         let mut st = State { y: *y, ctr: *ctr };
         // SAFETY: the tokens in `self` prove every feature the kernel needs; `rk` holds 15
         // round keys (it reads `k[0..=nr]`, nr <= 14), `powers` is the 512-byte table it reads
         // (`h` at offset 0, and it reads no further than its end), `st` is 32 writable bytes,
-        // and `data[..n]` is `n / 16 >= 1` whole blocks, exclusively borrowed; the kernel
-        // touches no other memory.
+        // and `data[..n]` is `n >= 1` bytes, exclusively borrowed; the kernel touches no
+        // other memory (its partial group goes under byte masks, which do not fault).
         unsafe {
             f(
                 self.rk.as_ptr(),
                 self.nr,
                 &mut st,
                 data.as_mut_ptr(),
-                n / 16,
+                n,
                 self.powers,
             )
         };
         *y = st.y;
         *ctr = st.ctr;
         crate::wipe::wipe(&mut st.y);
-        n
+        true
     }
 }
 
-/// If `c` and `g` are the 512-bit VAES and VPCLMULQDQ kernels: encrypts the whole blocks of
-/// `data` in place from counter block `ctr` (advanced, inc32) and hashes the ciphertext into
-/// `y`; returns the bytes done (0 otherwise, or for fewer than [`MIN_BLOCKS`] blocks).
+/// If `c` and `g` are the 512-bit VAES and VPCLMULQDQ kernels and `text` (the whole text of a
+/// message) has at least [`MIN_BYTES`] bytes: encrypts it in place from counter block `ctr`
+/// (advanced, inc32) and hashes the ciphertext, zero-padded, into `y`; returns whether it did.
 pub(super) fn seal(
     c: &Cipher,
     g: &ghash::Key,
     ctr: &mut [u8; 16],
     y: &mut [u8; 16],
-    data: &mut [u8],
-) -> usize {
-    if data.len() < 16 * MIN_BLOCKS {
-        return 0;
+    text: &mut [u8],
+) -> bool {
+    if text.len() < MIN_BYTES {
+        return false;
     }
     match Stitched::new(c, g) {
-        Some(s) => s.run(simdcrypt_aes_gcm_enc_vaes512, ctr, y, data),
-        None => 0,
+        Some(s) => s.run(simdcrypt_aes_gcm_enc_vaes512, ctr, y, text),
+        None => false,
     }
 }
 
@@ -152,14 +154,14 @@ pub(super) fn open(
     g: &ghash::Key,
     ctr: &mut [u8; 16],
     y: &mut [u8; 16],
-    data: &mut [u8],
-) -> usize {
-    if data.len() < 16 * MIN_BLOCKS {
-        return 0;
+    text: &mut [u8],
+) -> bool {
+    if text.len() < MIN_BYTES {
+        return false;
     }
     match Stitched::new(c, g) {
-        Some(s) => s.run(simdcrypt_aes_gcm_dec_vaes512, ctr, y, data),
-        None => 0,
+        Some(s) => s.run(simdcrypt_aes_gcm_dec_vaes512, ctr, y, text),
+        None => false,
     }
 }
 
@@ -259,7 +261,8 @@ mod tests {
     against_unstitched!(against_unstitched_192, Aes192Gcm, 24);
     against_unstitched!(against_unstitched_256, Aes256Gcm, 32);
 
-    /// `inc32` over the kernel's groups, block by block, and GHASH by the portable kernel.
+    /// `inc32` over the kernel's groups, block by block (the last one maybe partial), and
+    /// GHASH of the zero-padded ciphertext by the portable kernel.
     fn reference(
         aes: &Cipher,
         h: &[u8; 16],
@@ -280,7 +283,9 @@ mod tests {
         }
         let soft = ghash::Key::new(Features::none(), h);
         let mut y = *y;
-        soft.update(&mut y, &out);
+        let mut padded = out.clone();
+        padded.resize(pt.len().div_ceil(16) * 16, 0);
+        soft.update(&mut y, &padded);
         (out, y, c)
     }
 
@@ -311,49 +316,59 @@ mod tests {
             c.encrypt(&mut h);
             let g = ghash::Key::new(f, &h);
             let s = Stitched::new(c, &g).unwrap();
-            // Whole groups, partial groups alone and after whole ones; low words that wrap.
-            for (low, blocks) in [
-                (0xffff_fff0u32, GROUP),
-                (0xffff_ffe1, 2 * GROUP),
-                (0xffff_ffff, 3 * GROUP),
+            // Whole groups, partial groups of whole and partial blocks (every register
+            // count) alone and after whole ones; low words that wrap.
+            for (low, n) in [
+                (0xffff_fff0u32, 16 * GROUP),
+                (0xffff_ffe1, 32 * GROUP),
+                (0xffff_ffff, 48 * GROUP),
+                (2, 16),
                 (2, 1),
-                (0x7fff_fff8, 5),
-                (0xffff_fff9, GROUP + 7),
-                (0xffff_ffee, 2 * GROUP + 15),
-                (0x1234_56f7, 15),
+                (2, 15),
+                (0x7fff_fff8, 80),
+                (0x7fff_fff8, 65),
+                (0xffff_fff9, 16 * GROUP + 112),
+                (0xffff_fffd, 16 * GROUP + 100),
+                (0xffff_ffee, 32 * GROUP + 240),
+                (0xffff_ffee, 32 * GROUP + 255),
+                (0x1234_56f7, 240),
+                (0x1234_56f7, 129),
+                (0x1234_56f7, 193),
+                (0xffff_fffe, 16 * GROUP + 64),
+                (0xffff_fffe, 16 * GROUP + 1),
             ] {
                 let mut ctr: [u8; 16] = rng.bytes(16).try_into().unwrap();
                 ctr[12..].copy_from_slice(&low.to_be_bytes());
                 let y0: [u8; 16] = rng.bytes(16).try_into().unwrap();
-                let pt = rng.bytes(blocks * 16);
+                let pt = rng.bytes(n);
                 let (want_c, want_y, want_ctr) = reference(c, &h, &ctr, &y0, &pt);
                 for (enc, f) in [
                     (true, simdcrypt_aes_gcm_enc_vaes512 as GcmFn),
                     (false, simdcrypt_aes_gcm_dec_vaes512 as GcmFn),
                 ] {
                     // Unaligned, with a guard byte on each side.
-                    let mut buf = std::vec![0xeeu8; blocks * 16 + 2];
+                    let mut buf = std::vec![0xeeu8; n + 2];
                     let src = if enc { &pt } else { &want_c };
-                    buf[1..=blocks * 16].copy_from_slice(src);
+                    buf[1..=n].copy_from_slice(src);
                     let mut st = State { y: y0, ctr };
                     let args = [
                         s.rk.as_ptr() as usize,
                         s.nr,
                         core::ptr::from_mut(&mut st) as usize,
                         buf[1..].as_mut_ptr() as usize,
-                        blocks,
+                        n,
                         core::ptr::from_ref(s.powers) as usize,
                     ];
                     // SAFETY: the tokens in `s` prove the features; the arguments are what
                     // `Stitched::run` passes: the schedule, Nr, 32 writable state bytes,
-                    // `blocks` blocks inside `buf`, the powers table.
+                    // `n` bytes inside `buf`, the powers table.
                     let (_, rep) = unsafe { abi_call(f as *const (), &args) };
                     rep.assert_clean();
                     let want = if enc { &want_c } else { &pt };
-                    assert_eq!(&buf[1..=blocks * 16], &want[..], "{klen} {low:#x} {enc}");
-                    assert_eq!((buf[0], buf[blocks * 16 + 1]), (0xee, 0xee));
-                    assert_eq!(st.y, want_y, "{klen} {low:#x} {enc}: Y");
-                    assert_eq!(st.ctr, want_ctr, "{klen} {low:#x} {enc}: counter");
+                    assert_eq!(&buf[1..=n], &want[..], "{klen} {low:#x} {n} {enc}");
+                    assert_eq!((buf[0], buf[n + 1]), (0xee, 0xee), "{n} guard bytes");
+                    assert_eq!(st.y, want_y, "{klen} {low:#x} {n} {enc}: Y");
+                    assert_eq!(st.ctr, want_ctr, "{klen} {low:#x} {n} {enc}: counter");
                 }
             }
         }
