@@ -233,10 +233,32 @@ impl Portable {
         let whole = data.len() & !15;
         self.k.blocks(&mut self.st, &data[..whole]);
         if whole < data.len() {
+            #[cfg(target_pointer_width = "64")]
+            {
+                let mut m = soft64::pad_limbs(&data[whole..]);
+                self.k.block_limbs(&mut self.st, m);
+                wipe(&mut m);
+            }
+            #[cfg(not(target_pointer_width = "64"))]
+            {
+                let mut b = [0u8; 16];
+                b[..data.len() - whole].copy_from_slice(&data[whole..]);
+                self.k.blocks(&mut self.st, &b);
+                wipe(&mut b);
+            }
+        }
+    }
+
+    /// The last block of the AEAD of RFC 8439 §2.8: `le64(aad_len) ‖ le64(text_len)`.
+    pub(crate) fn lengths(&mut self, aad_len: u64, text_len: u64) {
+        #[cfg(target_pointer_width = "64")]
+        self.k.block_limbs(&mut self.st, [aad_len, text_len]);
+        #[cfg(not(target_pointer_width = "64"))]
+        {
             let mut b = [0u8; 16];
-            b[..data.len() - whole].copy_from_slice(&data[whole..]);
+            b[..8].copy_from_slice(&aad_len.to_le_bytes());
+            b[8..].copy_from_slice(&text_len.to_le_bytes());
             self.k.blocks(&mut self.st, &b);
-            wipe(&mut b);
         }
     }
 

@@ -87,6 +87,28 @@ pub(crate) fn finish(h: &[u64; 3], s: &[u8; 16]) -> [u8; 16] {
     out
 }
 
+impl Soft64 {
+    /// One 16-byte block given as its two little-endian limbs (with the 2^128 bit).
+    #[inline]
+    pub(crate) fn block_limbs(&self, st: &mut State, m: [u64; 2]) {
+        block(&mut st.h, &self.r, self.s1, m, 1);
+    }
+}
+
+/// The limbs of `rest` (at most 15 bytes) zero-padded to 16 bytes, as the AEAD of RFC 8439
+/// §2.8 pads: assembled in registers. Copying the bytes into a zeroed 16-byte buffer and
+/// loading it back as two words makes the loads wait for several narrower stores (no store
+/// forwarding), about 7 ns more for a 13-byte TLS AAD here.
+#[inline]
+pub(crate) fn pad_limbs(rest: &[u8]) -> [u64; 2] {
+    debug_assert!(rest.len() < 16);
+    let mut w = [0u64; 2];
+    for (i, &b) in rest.iter().enumerate() {
+        w[i / 8] |= u64::from(b) << (8 * (i % 8));
+    }
+    w
+}
+
 impl super::Kernel for Soft64 {
     fn blocks(&mut self, st: &mut State, data: &[u8]) {
         debug_assert!(data.len() % 16 == 0);
