@@ -275,6 +275,15 @@ impl Drop for Portable {
     }
 }
 
+/// Shortest `Mac::blocks` call after which the stack is scrubbed: no vector kernel runs its
+/// vector code for fewer than 28 blocks (the AVX2 kernel's threshold for a fresh key).
+const VECTOR_MIN_BYTES: usize = 28 * 16;
+
+/// Bytes of stack scrubbed after a vector kernel's call: the deepest chain of frames measured
+/// on the release build (rustc 1.95, x86_64) is the AVX-512 key's `blocks` (0xfc0 bytes) and
+/// the table code it calls (0x408), about 5.1 KiB; the AVX2 chain is 2.5 KiB.
+const SCRUB_VECTOR: usize = 6144;
+
 /// The MAC over whole blocks with the chosen kernel: what the AEADs use.
 pub(crate) struct Mac {
     inner: Inner,
@@ -326,7 +335,14 @@ impl Mac {
     pub(crate) fn blocks(&mut self, data: &[u8]) {
         debug_assert!(data.len() % 16 == 0);
         let st = &mut self.st;
-        on_kernel!(self, k => k.blocks(st, data))
+        on_kernel!(self, k => k.blocks(st, data));
+        // The vector kernels (intrinsics, and the Rust around the assembly ones that builds
+        // the power tables) leave powers of `r` and accumulator values in spill slots and
+        // returned copies below this frame; overwrite them. Only calls long enough to have
+        // run vector code (the least of the kernels' thresholds is 28 blocks) pay for it.
+        if !matches!(self.backend, Backend::Soft) && data.len() >= VECTOR_MIN_BYTES {
+            crate::wipe::scrub_stack::<SCRUB_VECTOR>();
+        }
     }
 
     /// `data` zero-padded to a multiple of 16 bytes, every block with the 2^128 bit (the

@@ -34,6 +34,20 @@ pub(crate) fn wipe_slice<T: Zeroable>(s: &mut [T]) {
     keep(s);
 }
 
+/// Zeroes `N` bytes of stack just below the caller's frame.
+///
+/// For kernels written with intrinsics whose compiled code spills secrets (state words, key
+/// powers) to its stack frame: Rust cannot wipe spill slots, but a function called from the
+/// same frame right after the kernel has its frame at the same addresses, so this one's
+/// `N`-byte buffer, zeroed with the stores `wipe` keeps, overwrites them. Best effort (the
+/// frame layout is the compiler's): `N` is each caller's measured frame depth with room to
+/// spare.
+#[inline(never)]
+pub(crate) fn scrub_stack<const N: usize>() {
+    let mut buf = [0u8; N];
+    wipe(&mut buf);
+}
+
 /// Makes the compiler assume `*v` is read after this point.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm"))]
 #[inline(always)]

@@ -98,20 +98,12 @@ fn vertical_blocks(nblocks: usize) -> usize {
 /// (the release build's frames were 0xb8 and 0xc8 bytes, rustc 1.95).
 const SCRUB_SSE: usize = 512;
 
-/// Zeroes `N` bytes of stack just below the caller's frame.
-///
-/// The vertical layout needs all 16 state words and temporaries in registers at once, more
-/// than the 16 vector registers, so the compiler spills some to the stack: state words in
-/// mid-round (from which the key can be recomputed) and key-word broadcasts. Rust cannot
-/// wipe spill slots, but a function called from the same frame right after the kernel has its
-/// frame at the same addresses: this one's `N`-byte buffer, zeroed with the stores `wipe`
-/// keeps, overwrites them. Best effort (the frame layout is the compiler's), and cheap next to
-/// the four or more blocks a vertical call processes.
-#[inline(never)]
-pub(super) fn scrub_stack<const N: usize>() {
-    let mut buf = [0u8; N];
-    crate::wipe::wipe(&mut buf);
-}
+// The vertical layout needs all 16 state words and temporaries in registers at once, more
+// than the 16 vector registers, so the compiler spills some to the stack: state words in
+// mid-round (from which the key can be recomputed) and key-word broadcasts. `scrub_stack`
+// (crate::wipe), run right after the kernel, overwrites them; cheap next to the four or more
+// blocks a vertical call processes.
+pub(super) use crate::wipe::scrub_stack;
 
 // The macros below expand inside the `#[target_feature]` functions at the end of the file, in
 // `unsafe` blocks whose SAFETY comments cover them: they call SSE2 (and, for the SSSE3 entry
