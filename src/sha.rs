@@ -1,8 +1,12 @@
 //! SHA-1 and the SHA-2 family (FIPS 180-4).
 //!
 //! Each hasher picks its compression kernel once, in [`Sha256::new`] (or `new_with`), and keeps
-//! it in an enum; `update` matches on it once per call, never per block. The buffering and
-//! padding (FIPS 180-4 §5.1) are written once, in `Engine`, for all seven hashes.
+//! it in an enum; `update` matches on it once per call, never per block. The buffering is
+//! written once, in `Engine`, for all seven hashes. The padding (FIPS 180-4 §5.1) is the
+//! kernel's `Compress::finish`: the x86_64 SHA-NI and AVX2 SHA-512 kernels build the last
+//! block or two in registers, the others use one generic stack-buffer version. The one-shot
+//! [`Sha256::digest`] (and `digest_with`) has no hasher at all: the kernel hashes the message
+//! where it lies, pads it and leaves the hash value, so a short message costs one kernel call.
 //!
 //! | hash | portable | x86_64 | aarch64 | armv7 |
 //! |---|---|---|---|---|
@@ -24,11 +28,13 @@
 //! ```
 
 use crate::cpu::{self, Dispatch, Features};
-use crate::wipe::{Zeroable, wipe};
+use crate::wipe::{Zeroable, wipe, wipe_slice};
 
 mod sha1;
 mod sha256;
 mod sha512;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_pad;
 
 /// A compression function dispatch: the backend enum of one hash family.
 pub(crate) trait Compress: Dispatch {
@@ -36,9 +42,43 @@ pub(crate) trait Compress: Dispatch {
     type State: Copy + Zeroable;
     /// Compresses `blocks` (a whole number of blocks) into `state`.
     fn compress(self, state: &mut Self::State, blocks: &[u8]);
+    /// Hashes the rest of a message, leaving its hash value in `state`: the whole blocks of
+    /// `data`, then its last `data.len() % BL` bytes padded as FIPS 180-4 §5.1.1/§5.1.2 say
+    /// (0x80, zeros, and `bit_len`, the length of the whole message in bits, big-endian in the
+    /// last 8 or 16 bytes, modulo 2^64 or 2^128).
+    ///
+    /// Kernels that can build the last block or two in registers do so (no buffer to fill,
+    /// reload and wipe); the others use [`finish_buffered`].
+    fn finish(self, state: &mut Self::State, data: &[u8], bit_len: u128);
 }
 
-/// Buffering and padding for a Merkle–Damgård hash with `BL`-byte blocks.
+/// [`Compress::finish`] for any kernel: the whole blocks of `data` straight from it, then the
+/// padded tail (one or two blocks) from a zeroed stack buffer, which is wiped afterwards.
+#[inline]
+fn finish_buffered<B: Compress, const BL: usize>(
+    b: B,
+    state: &mut B::State,
+    data: &[u8],
+    bit_len: u128,
+) {
+    let r = data.len() % BL;
+    let whole = data.len() - r;
+    if whole > 0 {
+        b.compress(state, &data[..whole]);
+    }
+    let len_bytes = BL / 8; // 8 for 64-byte blocks, 16 for 128-byte blocks
+    // With no room for 0x80 and the length after the tail, they spill into a second block.
+    let end = if r + 1 + len_bytes > BL { 2 * BL } else { BL };
+    let mut last = [[0u8; BL]; 2];
+    let buf = &mut last.as_flattened_mut()[..end];
+    buf[..r].copy_from_slice(&data[whole..]);
+    buf[r] = 0x80;
+    buf[end - len_bytes..].copy_from_slice(&bit_len.to_be_bytes()[16 - len_bytes..]);
+    b.compress(state, buf);
+    wipe_slice(buf);
+}
+
+/// Buffering for a Merkle–Damgård hash with `BL`-byte blocks (the padding is the kernel's).
 #[derive(Clone)]
 struct Engine<B: Compress, const BL: usize> {
     state: B::State,
@@ -85,28 +125,13 @@ impl<B: Compress, const BL: usize> Engine<B, BL> {
         self.buf_len = rest.len();
     }
 
-    /// Pads (FIPS 180-4 §5.1.1/§5.1.2: 0x80, zeros, the bit length big-endian in the last
-    /// 8 or 16 bytes) and returns the final state.
-    ///
-    /// The padding is written into `buf` itself (one or two blocks, compressed one at a
-    /// time), so no second buffer is filled, copied and wiped: on short messages that copying
-    /// and wiping cost more than the compression.
+    /// The hash value: the buffered tail padded (FIPS 180-4 §5.1) by the kernel's
+    /// [`Compress::finish`], which builds the last block(s) itself.
     #[inline]
     fn finish(&mut self) -> B::State {
-        let len_bytes = BL / 8; // 8 for 64-byte blocks, 16 for 128-byte blocks
         let bits = self.len.wrapping_mul(8);
-        let n = self.buf_len;
-        // `update` leaves `buf_len < BL`.
-        self.buf[n] = 0x80;
-        self.buf[n + 1..].fill(0);
-        if n + 1 + len_bytes > BL {
-            // No room for the length: it goes in a second, otherwise zero block.
-            self.backend.compress(&mut self.state, &self.buf);
-            self.buf.fill(0);
-        }
-        let be = bits.to_be_bytes();
-        self.buf[BL - len_bytes..].copy_from_slice(&be[16 - len_bytes..]);
-        self.backend.compress(&mut self.state, &self.buf);
+        self.backend
+            .finish(&mut self.state, &self.buf[..self.buf_len], bits);
         self.state
     }
 }
@@ -152,6 +177,13 @@ pub trait Digest: Clone {
     fn update(&mut self, data: &[u8]);
     /// The digest.
     fn finalize(self) -> Self::Output;
+    /// The digest of `data` in one call, with the best kernel within `features`: the same as
+    /// `new_with(features)`, `update(data)`, `finalize()`, without the hasher.
+    fn digest_with(features: Features, data: &[u8]) -> Self::Output {
+        let mut h = Self::new_with(features);
+        h.update(data);
+        h.finalize()
+    }
     /// The kernel this hasher uses.
     fn backend(&self) -> &'static str;
 }
@@ -214,9 +246,23 @@ macro_rules! hasher {
             /// The digest of `data`, in one call.
             #[inline]
             pub fn digest(data: &[u8]) -> [u8; $out] {
-                let mut h = Self::new();
-                h.update(data);
-                h.finalize()
+                Self::digest_with(Features::detect(), data)
+            }
+
+            /// The digest of `data`, in one call, with the best kernel within `features`
+            /// (the same digest as [`new_with`](Self::new_with), `update`, `finalize`).
+            ///
+            /// The kernel hashes the message where it lies and pads the last block or two
+            /// itself: no hasher, no block buffer to fill, copy or wipe.
+            #[inline]
+            pub fn digest_with(features: Features, data: &[u8]) -> [u8; $out] {
+                let mut state = $iv;
+                // A slice is shorter than 2^61 bytes, so the bit count is exact.
+                let bits = (data.len() as u128) * 8;
+                $family::Backend::select(features).finish(&mut state, data, bits);
+                let mut out = [0u8; $out];
+                state.write_be(&mut out);
+                out
             }
 
             /// The kernel this hasher uses (`"sha-ni"`, `"avx2"`, `"armv8-ce"`, `"soft"`, …).
@@ -265,6 +311,10 @@ macro_rules! hasher {
             #[inline]
             fn finalize(self) -> [u8; $out] {
                 $name::finalize(self)
+            }
+            #[inline]
+            fn digest_with(features: Features, data: &[u8]) -> [u8; $out] {
+                $name::digest_with(features, data)
             }
             fn backend(&self) -> &'static str {
                 $name::backend(self)
@@ -356,5 +406,117 @@ pub(crate) mod test_util {
         }
         assert_eq!(ran.last(), Some(&"soft"));
         ran
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::cpu::Features;
+    use std::vec::Vec;
+
+    /// The padding is done by each kernel's `finish` (in registers for some): for every hash
+    /// and every backend this CPU has, every message length up to four blocks (so every tail
+    /// length, each with zero to three whole blocks before it) and some longer ones, from an
+    /// aligned and an unaligned start, the one-shot `digest_with` and the streaming hasher
+    /// (fed in two pieces, cut a block and 5 bytes before the end, or whole when shorter)
+    /// agree with the portable kernel.
+    fn every_length<H: Family>() -> Vec<&'static str> {
+        let mut ran = Vec::new();
+        let lens = (0..=4 * H::BLOCK_LEN).chain([1000, 4097]);
+        let data = test_util::bytes(7, 4200);
+        for (name, features) in cpu::backends::<H::Dispatch>(Features::detect()) {
+            for len in lens.clone() {
+                for offset in [0usize, 3] {
+                    let msg = &data[offset..offset + len];
+                    let want = {
+                        let mut h = H::new_with(Features::none());
+                        h.update(msg);
+                        h.finalize()
+                    };
+                    let one = H::digest_with(features, msg);
+                    assert_eq!(
+                        one, want,
+                        "{name}: digest_with, {len} bytes, offset {offset}"
+                    );
+                    let mut h = H::new_with(features);
+                    assert_eq!(h.backend(), name);
+                    let cut = len.saturating_sub(H::BLOCK_LEN + 5);
+                    h.update(&msg[..cut]);
+                    h.update(&msg[cut..]);
+                    assert_eq!(
+                        h.finalize(),
+                        want,
+                        "{name}: streamed, {len} bytes, cut {cut}"
+                    );
+                }
+            }
+            ran.push(name);
+        }
+        assert_eq!(ran.last(), Some(&"soft"));
+        ran
+    }
+
+    /// Ties a public hasher to its backend enum, to list the backends.
+    trait Family: Digest {
+        type Dispatch: crate::cpu::Dispatch;
+    }
+    impl Family for Sha1 {
+        type Dispatch = sha1::Backend;
+    }
+    impl Family for Sha224 {
+        type Dispatch = sha256::Backend;
+    }
+    impl Family for Sha256 {
+        type Dispatch = sha256::Backend;
+    }
+    impl Family for Sha384 {
+        type Dispatch = sha512::Backend;
+    }
+    impl Family for Sha512 {
+        type Dispatch = sha512::Backend;
+    }
+    impl Family for Sha512_224 {
+        type Dispatch = sha512::Backend;
+    }
+    impl Family for Sha512_256 {
+        type Dispatch = sha512::Backend;
+    }
+
+    #[test]
+    fn finish_every_length_every_backend() {
+        std::eprintln!("sha1: {:?}", every_length::<Sha1>());
+        std::eprintln!("sha224: {:?}", every_length::<Sha224>());
+        std::eprintln!("sha256: {:?}", every_length::<Sha256>());
+        std::eprintln!("sha384: {:?}", every_length::<Sha384>());
+        std::eprintln!("sha512: {:?}", every_length::<Sha512>());
+        std::eprintln!("sha512/224: {:?}", every_length::<Sha512_224>());
+        std::eprintln!("sha512/256: {:?}", every_length::<Sha512_256>());
+    }
+
+    /// Known answers for the one-shot path at the padding edges (FIPS 180-4 examples are in
+    /// the vector suites; these pin `digest_with` itself): "abc" and the 56-byte message of
+    /// the NIST examples, whose padding spills into a second block.
+    #[test]
+    fn digest_known_answers() {
+        let m56 = b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+        for (name, f) in Sha256::backends(Features::detect()) {
+            let d = Sha256::digest_with(f, m56);
+            assert_eq!(d[..4], [0x24, 0x8d, 0x6a, 0x61], "{name}");
+        }
+        for (name, f) in Sha1::backends(Features::detect()) {
+            let d = Sha1::digest_with(f, b"abc");
+            assert_eq!(d[..4], [0xa9, 0x99, 0x3e, 0x36], "{name}");
+            let d = Sha1::digest_with(f, m56);
+            assert_eq!(d[..4], [0x84, 0x98, 0x3e, 0x44], "{name}");
+        }
+        for (name, f) in Sha512::backends(Features::detect()) {
+            assert_eq!(
+                Sha512::digest_with(f, b"abc")[..4],
+                [0xdd, 0xaf, 0x35, 0xa1],
+                "{name}"
+            );
+        }
     }
 }

@@ -117,11 +117,11 @@ fn nonce_n<const N: usize>(n: u64) -> [u8; N] {
 
 struct SimdDigest<H>(Features, PhantomData<fn() -> H>);
 
+// One-shot, like the peers' `digest::digest(alg, msg)` and `D::digest(msg)`; the feature set
+// was detected (and masked by `-backend`) once, when the object was made.
 impl<H: simdcrypt::sha::Digest> Op for SimdDigest<H> {
     fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
-        let mut h = H::new_with(self.0);
-        h.update(buf);
-        put(out, h.finalize().as_ref())
+        put(out, H::digest_with(self.0, buf).as_ref())
     }
 }
 

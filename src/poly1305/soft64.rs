@@ -87,6 +87,8 @@ pub(crate) fn finish(h: &[u64; 3], s: &[u8; 16]) -> [u8; 16] {
     out
 }
 
+// Used by `Portable`, which holds this kernel on 64-bit targets only.
+#[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
 impl Soft64 {
     /// One 16-byte block given as its two little-endian limbs (with the 2^128 bit).
     #[inline]
@@ -99,6 +101,7 @@ impl Soft64 {
 /// §2.8 pads: assembled in registers. Copying the bytes into a zeroed 16-byte buffer and
 /// loading it back as two words makes the loads wait for several narrower stores (no store
 /// forwarding), about 7 ns more for a 13-byte TLS AAD here.
+#[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
 #[inline]
 pub(crate) fn pad_limbs(rest: &[u8]) -> [u64; 2] {
     debug_assert!(rest.len() < 16);

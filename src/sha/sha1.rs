@@ -88,6 +88,16 @@ impl super::Compress for Backend {
             Backend::Soft => soft::compress(state, blocks),
         }
     }
+
+    #[inline]
+    fn finish(self, state: &mut [u32; 5], data: &[u8], bit_len: u128) {
+        // The length is taken modulo 2^64 (§5.1.1).
+        #[cfg(target_arch = "x86_64")]
+        if let Backend::ShaNi(t) = self {
+            return x86_64_shani::finish(t, state, data, bit_len as u64);
+        }
+        super::finish_buffered::<Self, 64>(self, state, data, bit_len)
+    }
 }
 
 #[cfg(test)]

@@ -233,6 +233,15 @@ impl super::Compress for Backend {
             Backend::Soft => soft::compress(state, blocks),
         }
     }
+
+    #[inline]
+    fn finish(self, state: &mut [u64; 8], data: &[u8], bit_len: u128) {
+        #[cfg(target_arch = "x86_64")]
+        if let Backend::Avx2(t) = self {
+            return x86_64_avx2::finish(t, state, data, bit_len);
+        }
+        super::finish_buffered::<Self, 128>(self, state, data, bit_len)
+    }
 }
 
 #[cfg(test)]

@@ -29,19 +29,33 @@
 //! ```
 //!
 //! `sha1msg1` xors `W[t-16+i] ^ W[t-14+i]`, the xor adds `W[t-8+i]`, and `sha1msg2` adds
-//! `W[t-3+i]` (from `G[j-1]` or the words it has just made) and rotates. Nothing here
-//! branches on or indexes by message or state data.
+//! `W[t-3+i]` (from `G[j-1]` or the words it has just made) and rotates.
+//!
+//! `finish` takes the whole blocks of the message where they lie, then the padded last block
+//! or two (FIPS 180-4 §5.1.1), made 16 bytes at a time in registers
+//! (`super::super::x86_64_pad`) and fed to the same rounds: no block buffer is written, read
+//! back or wiped. Nothing here branches on or indexes by message or state data: the padding's
+//! branches and table offsets depend only on the length.
 
 use core::arch::x86_64::*;
 
 use crate::cpu::arch::ShaNi;
+use crate::sha::x86_64_pad::tail_chunk;
 
 /// Compresses whole 64-byte blocks into `state`.
 #[inline]
 pub(super) fn compress(t: ShaNi, state: &mut [u32; 5], blocks: &[u8]) {
     debug_assert_eq!(blocks.len() % 64, 0);
-    // SAFETY: the token proves that the CPU has every feature `compress_shani` enables.
-    unsafe { compress_shani(t, state, blocks) }
+    // SAFETY: the token proves that the CPU has every feature `hash_shani` enables.
+    unsafe { hash_shani(t, state, blocks, None) }
+}
+
+/// Compresses the whole blocks of `data`, then its last `data.len() % 64` bytes padded for a
+/// message of `bit_len` bits (FIPS 180-4 §5.1.1), the padded block(s) built in registers.
+#[inline]
+pub(super) fn finish(t: ShaNi, state: &mut [u32; 5], data: &[u8], bit_len: u64) {
+    // SAFETY: the token proves that the CPU has every feature `hash_shani` enables.
+    unsafe { hash_shani(t, state, data, Some(bit_len)) }
 }
 
 /// The next message group from the previous four (`$g0` oldest).
@@ -61,11 +75,22 @@ macro_rules! rounds4 {
     }};
 }
 
+/// The blocks of `data`, then, with `last = Some(bit_len)`, its padded tail (see
+/// `super::super::x86_64_pad`); with `None` a partial last block is ignored.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn compress_shani(_t: ShaNi, state: &mut [u32; 5], blocks: &[u8]) {
-    // SAFETY: every load and store below stays inside `state` (its first 16 bytes) or the
-    // current 64-byte chunk of `blocks`; all are unaligned accesses. The intrinsics' features
-    // (SHA, SSE2, SSSE3, SSE4.1) are enabled on this function.
+unsafe fn hash_shani(_t: ShaNi, state: &mut [u32; 5], data: &[u8], last: Option<u64>) {
+    let whole = data.len() / 64;
+    let tail = &data[64 * whole..];
+    // The padding needs 9 bytes after the tail: 0x80 and the 64-bit length.
+    let (n, bits) = match last {
+        None => (whole, 0),
+        Some(b) if tail.len() + 9 > 64 => (whole + 2, b),
+        Some(b) => (whole + 1, b),
+    };
+    // SAFETY: every load and store below stays inside `state` (its first 16 bytes), block
+    // `i < whole` of `data`, or the tail (`tail_chunk!` reads only inside it and its two
+    // 32-byte tables); all are unaligned accesses. The intrinsics' features (SHA, SSE2, SSSE3,
+    // SSE4.1) are enabled on this function.
     unsafe {
         // Reverse all 16 bytes: dword 3 gets the first word, big-endian.
         let rev = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -74,14 +99,35 @@ unsafe fn compress_shani(_t: ShaNi, state: &mut [u32; 5], blocks: &[u8]) {
         // e in dword 3, zeros below (they are added to W[1..4] in the first group).
         let mut e0 = _mm_set_epi32(state[4] as i32, 0, 0, 0);
 
-        for block in blocks.chunks_exact(64) {
-            let p = block.as_ptr();
+        for i in 0..n {
+            let (r0, r1, r2, r3) = if i < whole {
+                let p = data.as_ptr().add(64 * i);
+                (
+                    _mm_loadu_si128(p.cast()),
+                    _mm_loadu_si128(p.add(16).cast()),
+                    _mm_loadu_si128(p.add(32).cast()),
+                    _mm_loadu_si128(p.add(48).cast()),
+                )
+            } else {
+                let c = 4 * (i - whole);
+                let mut r3 = tail_chunk!(tail, c + 3);
+                if i + 1 == n {
+                    // The length, big-endian, in the block's last 8 bytes.
+                    r3 = _mm_or_si128(r3, _mm_set_epi64x(bits.swap_bytes() as i64, 0));
+                }
+                (
+                    tail_chunk!(tail, c),
+                    tail_chunk!(tail, c + 1),
+                    tail_chunk!(tail, c + 2),
+                    r3,
+                )
+            };
             let save_abcd = abcd;
 
-            let mut g0 = _mm_shuffle_epi8(_mm_loadu_si128(p.cast()), rev);
-            let mut g1 = _mm_shuffle_epi8(_mm_loadu_si128(p.add(16).cast()), rev);
-            let mut g2 = _mm_shuffle_epi8(_mm_loadu_si128(p.add(32).cast()), rev);
-            let mut g3 = _mm_shuffle_epi8(_mm_loadu_si128(p.add(48).cast()), rev);
+            let mut g0 = _mm_shuffle_epi8(r0, rev);
+            let mut g1 = _mm_shuffle_epi8(r1, rev);
+            let mut g2 = _mm_shuffle_epi8(r2, rev);
+            let mut g3 = _mm_shuffle_epi8(r3, rev);
 
             // Rounds 0-3: e is known, add it directly.
             let mut prev = abcd;
