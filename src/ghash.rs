@@ -17,6 +17,8 @@ mod aarch64_pmull;
 mod arm;
 mod soft;
 #[cfg(target_arch = "x86_64")]
+mod x86_64_avx2;
+#[cfg(target_arch = "x86_64")]
 mod x86_64_clmul;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_vclmul;
@@ -48,6 +50,10 @@ pub(crate) enum Backend {
     /// PCLMULQDQ on 128-bit registers, 8 blocks per reduction.
     #[cfg(target_arch = "x86_64")]
     Clmul(crate::cpu::arch::Clmul),
+    /// AVX2 without PCLMULQDQ: constant-time carry-less multiplication by `vpmuludq` on
+    /// operands with their bits spread out (the "ctmul" idea), 16 blocks per reduction.
+    #[cfg(target_arch = "x86_64")]
+    Avx2Ctmul(crate::cpu::arch::Avx2),
     /// PMULL/PMULL2 on aarch64, 8 blocks per reduction.
     #[cfg(target_arch = "aarch64")]
     Pmull(crate::cpu::arch::Pmull),
@@ -83,6 +89,10 @@ impl Dispatch for Backend {
         if let Some(t) = f.get::<crate::cpu::arch::Clmul>() {
             return Backend::Clmul(t);
         }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = f.get::<crate::cpu::arch::Avx2>() {
+            return Backend::Avx2Ctmul(t);
+        }
         #[cfg(target_arch = "aarch64")]
         if let Some(t) = f.get::<crate::cpu::arch::Pmull>() {
             return Backend::Pmull(t);
@@ -107,6 +117,8 @@ impl Dispatch for Backend {
             Backend::VpclmulAvx2(..) => "vpclmul-avx2",
             #[cfg(target_arch = "x86_64")]
             Backend::Clmul(_) => "clmul",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2Ctmul(_) => "ctmul-avx2",
             #[cfg(target_arch = "aarch64")]
             Backend::Pmull(_) => "pmull",
             #[cfg(target_arch = "arm")]
@@ -133,6 +145,8 @@ impl Dispatch for Backend {
             Backend::VpclmulAvx2(..) => <crate::cpu::arch::VpclmulAvx2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
             Backend::Clmul(_) => <crate::cpu::arch::Clmul as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2Ctmul(_) => <crate::cpu::arch::Avx2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
             Backend::Pmull(_) => <crate::cpu::arch::Pmull as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "arm")]
@@ -146,8 +160,13 @@ impl Dispatch for Backend {
 
 /// `H` expanded for the chosen kernel.
 // On 32-bit ARM the assembly kernels keep only H·x^-1 (16 bytes) beside the portable kernel's
-// tables; a key is built once per AES-GCM key, so the variant sizes do not matter.
-#[cfg_attr(target_arch = "arm", allow(clippy::large_enum_variant))]
+// tables; on x86_64 the AVX2 ctmul kernel's table (its powers split into 32-bit classes) is
+// several times the clmul kernels' 512 bytes. A key is built once per AES-GCM key, so the
+// variant sizes do not matter.
+#[cfg_attr(
+    any(target_arch = "arm", target_arch = "x86_64"),
+    allow(clippy::large_enum_variant)
+)]
 enum Inner {
     #[cfg(target_arch = "x86_64")]
     VpclmulAvx512(x86_64_vclmul::Vclmul512),
@@ -155,6 +174,8 @@ enum Inner {
     VpclmulAvx2(x86_64_vclmul::Vclmul256),
     #[cfg(target_arch = "x86_64")]
     Clmul(x86_64_clmul::ClmulKey),
+    #[cfg(target_arch = "x86_64")]
+    Avx2Ctmul(x86_64_avx2::Avx2Key),
     #[cfg(target_arch = "aarch64")]
     Pmull(aarch64_pmull::PmullKey),
     #[cfg(target_arch = "arm")]
@@ -183,6 +204,8 @@ macro_rules! on_kernel {
             Inner::VpclmulAvx2($k) => $body,
             #[cfg(target_arch = "x86_64")]
             Inner::Clmul($k) => $body,
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx2Ctmul($k) => $body,
             #[cfg(target_arch = "aarch64")]
             Inner::Pmull($k) => $body,
             #[cfg(target_arch = "arm")]
@@ -208,6 +231,8 @@ impl Key {
             Backend::VpclmulAvx2(v, c) => Inner::VpclmulAvx2(x86_64_vclmul::new256(v, c, h)),
             #[cfg(target_arch = "x86_64")]
             Backend::Clmul(t) => Inner::Clmul(x86_64_clmul::new(t, h)),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2Ctmul(t) => Inner::Avx2Ctmul(x86_64_avx2::new(t, h)),
             #[cfg(target_arch = "aarch64")]
             Backend::Pmull(t) => Inner::Pmull(aarch64_pmull::new(t, h)),
             #[cfg(target_arch = "arm")]
@@ -241,6 +266,29 @@ impl Key {
     pub(crate) fn vclmul512_parts(&self) -> Option<(crate::cpu::arch::VpclmulAvx512, &Powers)> {
         match &self.inner {
             Inner::VpclmulAvx512(k) => Some(k.gcm_parts()),
+            _ => None,
+        }
+    }
+
+    /// If this key is for the PMULL kernel: its token, `H^8..H^1` and their Karatsuba folds
+    /// (`src/ghash/aarch64_pmull.rs`), for the stitched AES-GCM kernel
+    /// (`src/aead/aes_gcm/aarch64_ce.rs`).
+    #[cfg(target_arch = "aarch64")]
+    #[inline]
+    pub(crate) fn pmull_parts(&self) -> Option<aarch64_pmull::GcmParts<'_>> {
+        match &self.inner {
+            Inner::Pmull(k) => Some(k.gcm_parts()),
+            _ => None,
+        }
+    }
+
+    /// If this key is for the 256-bit VPCLMULQDQ kernel: its token and powers of `H`, for the
+    /// stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_vaes_avx2.rs`).
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(crate) fn vclmul256_parts(&self) -> Option<(crate::cpu::arch::VpclmulAvx2, &Powers)> {
+        match &self.inner {
+            Inner::VpclmulAvx2(k) => Some(k.gcm_parts()),
             _ => None,
         }
     }

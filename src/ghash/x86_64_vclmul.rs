@@ -106,6 +106,14 @@ pub(crate) fn new256(t: VpclmulAvx2, c: Clmul, h: &[u8; 16]) -> Vclmul256 {
     }
 }
 
+impl Vclmul256 {
+    /// For the stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_vaes_avx2.rs`), which reads
+    /// the same table: the token and the powers of `H`.
+    pub(crate) fn gcm_parts(&self) -> (VpclmulAvx2, &Powers) {
+        (self._t, self.c.powers())
+    }
+}
+
 impl Kernel for Vclmul256 {
     #[inline]
     fn update(&self, y: &mut [u8; 16], data: &[u8]) {
@@ -189,7 +197,8 @@ mod tests {
     }
 
     /// Every backend the dispatch reaches on this machine, through `Key`, against the
-    /// portable kernel; the walk is vpclmul-avx512 → vpclmul-avx2 → clmul → ctmul-64.
+    /// portable kernel; the walk is vpclmul-avx512 → vpclmul-avx2 → clmul → ctmul-avx2 →
+    /// ctmul-64.
     #[test]
     fn all_backends_against_portable() {
         use super::super::{Backend, Key};
@@ -199,7 +208,13 @@ mod tests {
         if t512().is_some() {
             assert_eq!(
                 names,
-                ["vpclmul-avx512", "vpclmul-avx2", "clmul", "ctmul-64"]
+                [
+                    "vpclmul-avx512",
+                    "vpclmul-avx2",
+                    "clmul",
+                    "ctmul-avx2",
+                    "ctmul-64"
+                ]
             );
         }
         for (name, f) in crate::cpu::backends::<Backend>(Features::hardware()) {

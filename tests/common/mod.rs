@@ -529,7 +529,7 @@ fn aes_backends() -> Vec<HwBackend> {
 /// The GHASH kernels of x86_64, best first (the portable one is added by
 /// [`expected_backends`]): VPCLMULQDQ on zmm needs vpclmulqdq+pclmulqdq with AVX-512 F/VL/BW
 /// and AVX2; on ymm vpclmulqdq+pclmulqdq+avx2; the 128-bit kernel needs pclmulqdq with SSE2 and
-/// SSSE3 (`pshufb` for the byte reflection).
+/// SSSE3 (`pshufb` for the byte reflection); the constant-time `vpmuludq` kernel needs avx2+avx.
 #[cfg(target_arch = "x86_64")]
 fn ghash_backends() -> Vec<HwBackend> {
     use std::is_x86_feature_detected as has;
@@ -556,6 +556,7 @@ fn ghash_backends() -> Vec<HwBackend> {
             &["vpclmulqdq", "pclmulqdq", "avx2", "avx"],
         ),
         ("clmul", clmul, &["pclmulqdq", "sse2", "ssse3"]),
+        ("ctmul-avx2", has!("avx2") && has!("avx"), &["avx2", "avx"]),
     ]
 }
 
