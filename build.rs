@@ -21,6 +21,8 @@ const ASM: &[(&str, &str)] = &[
     ("x86_64", "x86_64/ghash_vclmul.S"),
     // x86_64 stitched AES-GCM, VAES + VPCLMULQDQ on zmm (src/aead/aes_gcm/x86_64_vaes.rs).
     ("x86_64", "x86_64/aes_gcm_vaes.S"),
+    // x86_64 stitched AES-GCM, VAES + VPCLMULQDQ on ymm (src/aead/aes_gcm/x86_64_vaes_avx2.rs).
+    ("x86_64", "x86_64/aes_gcm_vaes_avx2.S"),
     // x86_64 AVX-512 ChaCha20 kernel (src/chacha20/x86_64_avx512.rs).
     ("x86_64", "x86_64/chacha_avx512.S"),
     // x86_64 AVX-512 and IFMA Poly1305 loops (src/poly1305/x86_64_avx512.rs).

@@ -461,6 +461,32 @@ pub(crate) mod sealed {
                 _ => None,
             }
         }
+
+        /// If this key is for the ARMv8 crypto-extension kernel: its token, encryption round
+        /// keys and Nr, for the stitched AES-GCM kernel (`src/aead/aes_gcm/aarch64_ce.rs`).
+        #[cfg(target_arch = "aarch64")]
+        #[inline]
+        pub(crate) fn armv8_parts(
+            &self,
+        ) -> Option<(crate::cpu::arch::AesCe, &[[u8; 16]; 15], usize)> {
+            match &self.inner {
+                Inner::ArmV8Ce(k) => Some(k.gcm_parts()),
+                _ => None,
+            }
+        }
+
+        /// If this key is for the 256-bit VAES kernel: its token, encryption round keys and
+        /// Nr, for the stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_vaes_avx2.rs`).
+        #[cfg(target_arch = "x86_64")]
+        #[inline]
+        pub(crate) fn vaes256_parts(
+            &self,
+        ) -> Option<(crate::cpu::arch::VaesAvx2, &[[u8; 16]; 15], usize)> {
+            match &self.inner {
+                Inner::VaesAvx2(k) => Some(k.gcm_parts()),
+                _ => None,
+            }
+        }
     }
 
     pub trait Sealed {

@@ -9,8 +9,11 @@
 //! interleaved in one loop: x86_64 `vaes-avx512` + `vpclmul-avx512`, `aes_gcm/x86_64_vaes.rs`)
 //! and the IV is 96 bits, a text of more than [`SHORT`] bytes goes through it whole, its final
 //! partial block included, in one pass (`stitched_seal`, `stitched_open`); `E_K(J0)` is then
-//! computed before the text (`early_ek`), so that it overlaps with it. Otherwise the message
-//! is processed in chunks of
+//! computed before the text (`early_ek`), so that it overlaps with it. The x86_64
+//! `vaes-avx2` + `vpclmul-avx2` kernel (`aes_gcm/x86_64_vaes_avx2.rs`) takes only the text's
+//! whole 16-block groups, and the rest goes on as below from the counter block and GHASH
+//! value it leaves; so does the aarch64 `armv8-ce` + `pmull` kernel (`aes_gcm/aarch64_ce.rs`)
+//! with whole 8-block groups. Otherwise the message is processed in chunks of
 //! [`CHUNK`] bytes; sealing encrypts a chunk and then hashes it while it is still in the L1
 //! cache, opening hashes a chunk and then decrypts it.
 //!
@@ -44,10 +47,19 @@ use crate::cpu::{self, Dispatch, Features};
 use crate::ghash;
 use crate::wipe::{wipe, wipe_slice};
 
+/// Stitched AES-GCM: AESE/AESMC + PMULL on aarch64, whole 8-block groups (intrinsics).
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)]
+mod aarch64_ce;
 /// Stitched AES-GCM: VAES + VPCLMULQDQ on zmm (asm/x86_64/aes_gcm_vaes.S).
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86_64_vaes;
+/// Stitched AES-GCM: VAES + VPCLMULQDQ on ymm, whole 16-block groups
+/// (asm/x86_64/aes_gcm_vaes_avx2.S).
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod x86_64_vaes_avx2;
 
 /// Bytes per pass over the message: small enough that a chunk just encrypted is still in L1
 /// when GHASH reads it, large enough that the per-call work of the kernels does not show.
@@ -171,7 +183,9 @@ fn early_ek(c: &Cipher, j0: &[u8; 16], text_len: usize, wrap: bool) -> [u8; 16] 
 }
 
 #[cfg(target_arch = "x86_64")]
-const _: () = assert!(x86_64_vaes::MIN_BYTES > SHORT);
+const _: () = assert!(x86_64_vaes::MIN_BYTES > SHORT && x86_64_vaes_avx2::MIN_BYTES > SHORT);
+#[cfg(target_arch = "aarch64")]
+const _: () = assert!(aarch64_ce::MIN_BYTES > SHORT);
 
 /// Texts of up to this many bytes are handled whole by [`Final`]: one AES call for `E_K(J0)`
 /// and all their counter blocks, one GHASH call for them and the length block.
@@ -254,11 +268,12 @@ impl Drop for Final {
     }
 }
 
-/// Seals the whole `text` (its final partial block included: it is hashed zero-padded) with a
-/// stitched kernel (AES and GHASH in one loop) when the key's kernel pair has one, the text is
-/// long enough for it, and the IV is 96 bits (`!wrap`: the kernels count with `inc32` from
-/// `cb`, and may branch on the counter, which is then public); returns whether it did. The
-/// caller then only hashes the length block.
+/// Seals a prefix of `text` with a stitched kernel (AES and GHASH in one loop) when the key's
+/// kernel pair has one, the text is long enough for it, and the IV is 96 bits (`!wrap`: the
+/// kernels count with `inc32` from `cb`, and may branch on the counter, which is then public);
+/// returns how many bytes it did, with `cb` and `s` advanced past them. That is the whole text
+/// (its final partial block included, hashed zero-padded: the caller then only hashes the
+/// length block), or a whole number of blocks (the caller goes on from there), or 0.
 #[allow(unused_variables)]
 #[inline]
 fn stitched_seal(
@@ -268,12 +283,19 @@ fn stitched_seal(
     s: &mut [u8; 16],
     text: &mut [u8],
     wrap: bool,
-) -> bool {
+) -> usize {
     #[cfg(target_arch = "x86_64")]
     if !wrap {
-        return x86_64_vaes::seal(c, g, cb, s, text);
+        if x86_64_vaes::seal(c, g, cb, s, text) {
+            return text.len();
+        }
+        return x86_64_vaes_avx2::seal(c, g, cb, s, text);
     }
-    false
+    #[cfg(target_arch = "aarch64")]
+    if !wrap {
+        return aarch64_ce::seal(c, g, cb, s, text);
+    }
+    0
 }
 
 /// As [`stitched_seal`] for opening: hashes, then decrypts.
@@ -286,12 +308,19 @@ fn stitched_open(
     s: &mut [u8; 16],
     text: &mut [u8],
     wrap: bool,
-) -> bool {
+) -> usize {
     #[cfg(target_arch = "x86_64")]
     if !wrap {
-        return x86_64_vaes::open(c, g, cb, s, text);
+        if x86_64_vaes::open(c, g, cb, s, text) {
+            return text.len();
+        }
+        return x86_64_vaes_avx2::open(c, g, cb, s, text);
     }
-    false
+    #[cfg(target_arch = "aarch64")]
+    if !wrap {
+        return aarch64_ce::open(c, g, cb, s, text);
+    }
+    0
 }
 
 /// SP 800-38D §7.1. `tag.len()` is the tag length `t`, checked by the caller.
@@ -304,16 +333,18 @@ fn seal(c: &Cipher, g: &ghash::Key, iv: &[u8], aad: &[u8], in_out: &mut [u8], ta
     let text_len = in_out.len();
     let wrap = iv.len() != 12;
     let mut ek = early_ek(c, &j0, text_len, wrap);
-    if stitched_seal(c, g, &mut cb, &mut s, in_out, wrap) {
+    let done = stitched_seal(c, g, &mut cb, &mut s, in_out, wrap);
+    if done == text_len && done > 0 {
         g.update(&mut s, &len_block(aad.len(), text_len));
     } else {
-        let (full, mut last) = Final::new(in_out);
-        for chunk in in_out[..full].chunks_mut(CHUNK) {
+        let rest = &mut in_out[done..];
+        let (full, mut last) = Final::new(rest);
+        for chunk in rest[..full].chunks_mut(CHUNK) {
             gctr(c, &mut cb, chunk, wrap);
             g.update(&mut s, chunk);
         }
-        last.ctr(c, &j0, &mut cb, &mut ek, full == 0, wrap);
-        in_out[full..].copy_from_slice(last.text());
+        last.ctr(c, &j0, &mut cb, &mut ek, done + full == 0, wrap);
+        rest[full..].copy_from_slice(last.text());
         last.hash(g, &mut s, aad.len(), text_len);
     }
     finish_tag(&ek, &s, tag);
@@ -339,17 +370,19 @@ fn open(
     let text_len = in_out.len();
     let wrap = iv.len() != 12;
     let mut ek = early_ek(c, &j0, text_len, wrap);
-    if stitched_open(c, g, &mut cb, &mut s, in_out, wrap) {
+    let done = stitched_open(c, g, &mut cb, &mut s, in_out, wrap);
+    if done == text_len && done > 0 {
         g.update(&mut s, &len_block(aad.len(), text_len));
     } else {
-        let (full, mut last) = Final::new(in_out);
-        for chunk in in_out[..full].chunks_mut(CHUNK) {
+        let rest = &mut in_out[done..];
+        let (full, mut last) = Final::new(rest);
+        for chunk in rest[..full].chunks_mut(CHUNK) {
             g.update(&mut s, chunk);
             gctr(c, &mut cb, chunk, wrap);
         }
         last.hash(g, &mut s, aad.len(), text_len);
-        last.ctr(c, &j0, &mut cb, &mut ek, full == 0, wrap);
-        in_out[full..].copy_from_slice(last.text());
+        last.ctr(c, &j0, &mut cb, &mut ek, done + full == 0, wrap);
+        rest[full..].copy_from_slice(last.text());
     }
     let mut want = [0u8; 16];
     finish_tag(&ek, &s, &mut want[..tag.len()]);
@@ -370,8 +403,11 @@ fn open(
 /// kernel's: [`cpu::backends`] first steps the GHASH kernels down beside the best AES kernel,
 /// then the AES kernels beside the portable GHASH, and so visits every kernel of both. (The
 /// union of both keys would skip some: with AES-NI masked, dropping `avx2` for the AVX2
-/// bitsliced AES also drops `vpclmul-avx2`.) No GHASH key is a feature an AES kernel below the
-/// current one needs, so stepping GHASH first loses no AES kernel.
+/// bitsliced AES also drops `vpclmul-avx2`.) One GHASH key is a feature that an AES kernel
+/// below the current one needs: `ctmul-avx2`'s `avx2`, which `bitsliced-avx2` needs too
+/// ([`shares_key`]). Beside that GHASH kernel the AES kernels step down first, until the AES
+/// kernel's key is that same feature; every other GHASH key is stepped first and loses no AES
+/// kernel.
 #[derive(Clone, Copy, Debug)]
 struct Backend {
     aes: aes::Backend,
@@ -391,10 +427,26 @@ impl Dispatch for Backend {
     }
 
     fn key(self) -> u64 {
-        match self.ghash.key() {
-            0 => self.aes.key(),
-            k => k,
+        let (a, g) = (self.aes.key(), self.ghash.key());
+        if g == 0 || (a != 0 && a != g && shares_key(g)) {
+            a
+        } else {
+            g
         }
+    }
+}
+
+/// Whether the GHASH key `g` is a feature that some AES kernel needs as well (see [`Backend`]):
+/// on x86_64 `avx2`, the key of `ctmul-avx2` and of `bitsliced-avx2`; none elsewhere.
+fn shares_key(g: u64) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        g & <cpu::arch::Avx2 as cpu::Token>::KEY != 0
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = g;
+        false
     }
 }
 
@@ -440,6 +492,7 @@ fn pair_name(aes: &str, ghash: &str) -> &'static str {
             "vpclmul-avx512",
             "vpclmul-avx2",
             "clmul",
+            "ctmul-avx2",
             "pmull",
             "armv7-pmull",
             "armv7-neon",

@@ -70,6 +70,12 @@ impl AesCeKey {
         unsafe { expand(t, key, &mut k.ek, &mut k.dk) };
         k
     }
+
+    /// For the stitched AES-GCM kernel (`src/aead/aes_gcm/aarch64_ce.rs`), which reads the
+    /// same schedule: the token, the encryption round keys `k[0..=Nr]` and Nr.
+    pub(crate) fn gcm_parts(&self) -> (AesCe, &[[u8; 16]; 15], usize) {
+        (self.t, &self.ek, self.rounds)
+    }
 }
 
 impl Drop for AesCeKey {

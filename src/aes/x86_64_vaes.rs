@@ -240,6 +240,12 @@ impl Vaes256 {
             ni: NiKey::new(a, key),
         }
     }
+
+    /// For the stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_vaes_avx2.rs`), which reads
+    /// the same schedule: the token, the encryption round keys `k[0..=Nr]` and Nr.
+    pub(crate) fn gcm_parts(&self) -> (VaesAvx2, &RoundKeys, usize) {
+        (self._t, self.ni.enc_keys(), self.ni.rounds())
+    }
 }
 
 /// `data` split into the whole groups of [`GROUP_256`] blocks and the rest.

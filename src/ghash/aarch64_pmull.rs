@@ -68,6 +68,18 @@ pub(crate) fn new(t: Pmull, h: &[u8; 16]) -> PmullKey {
     k
 }
 
+/// What the stitched AES-GCM kernel (`src/aead/aes_gcm/aarch64_ce.rs`) reads of a key: the
+/// token, `h` (`h[k]` = H^(8−k), coefficient of x^i at bit i) and `fold` (the Karatsuba middle
+/// operands, with one zero entry of padding).
+pub(crate) type GcmParts<'a> = (Pmull, &'a [[u64; 2]; STRIDE], &'a [u64; STRIDE + 1]);
+
+impl PmullKey {
+    /// For the stitched AES-GCM kernel, which reads the same tables (see [`GcmParts`]).
+    pub(crate) fn gcm_parts(&self) -> GcmParts<'_> {
+        (self.t, &self.h, &self.fold)
+    }
+}
+
 impl Drop for PmullKey {
     fn drop(&mut self) {
         wipe(&mut self.h);
