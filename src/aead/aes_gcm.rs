@@ -51,6 +51,9 @@ use crate::wipe::{wipe, wipe_slice};
 #[cfg(target_arch = "aarch64")]
 #[allow(unsafe_code)]
 mod aarch64_ce;
+/// Test support shared by the stitched kernels' tests.
+#[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
+mod stitched_tests;
 /// Stitched AES-GCM: VAES + VPCLMULQDQ on zmm (asm/x86_64/aes_gcm_vaes.S).
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]

@@ -508,26 +508,13 @@ unsafe fn open_groups<const NR: usize>(
 #[cfg(test)]
 mod tests {
     extern crate std;
+    use super::super::stitched_tests::{Rng, against_unstitched, reference};
     use super::*;
-    use crate::aead::{Aes128Gcm, Aes192Gcm, Aes256Gcm};
+    use crate::aead::Aes128Gcm;
     use crate::aes::sealed::Sealed;
     use crate::aes::{Aes128, Aes192, Aes256};
     use crate::cpu::Features;
     use std::vec::Vec;
-
-    /// xorshift, for reproducible pseudo-random test data.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn bytes(&mut self, n: usize) -> Vec<u8> {
-            (0..n).map(|_| self.next() as u8).collect()
-        }
-    }
 
     const PAIR: &str = "armv8-ce+pmull";
 
@@ -547,104 +534,8 @@ mod tests {
         Some((f, others))
     }
 
-    /// Lengths: every one up to 600 bytes, then around each group boundary up to 4096, and
-    /// random ones.
-    fn lens(rng: &mut Rng) -> Vec<usize> {
-        let mut v: Vec<usize> = (0..=600).collect();
-        for g in 5..=32 {
-            for d in [-17isize, -16, -15, -1, 0, 1, 15, 16, 17, 48] {
-                v.push((g * GROUP_BYTES).wrapping_add_signed(d));
-            }
-        }
-        v.retain(|&n| n <= 4096);
-        v.push(4096);
-        for _ in 0..40 {
-            v.push((rng.next() % 4097) as usize);
-        }
-        v
-    }
-
-    /// Seal and open agree with the non-stitched compositions on every key size, random keys,
-    /// nonces, AAD and lengths 0..=4096; open round-trips, and a flipped ciphertext, tag or
-    /// AAD bit fails and zeroes.
-    macro_rules! against_unstitched {
-        ($name:ident, $gcm:ident, $len:literal) => {
-            #[test]
-            fn $name() {
-                let Some((f, others)) = features() else {
-                    return;
-                };
-                let mut rng = Rng(0xa64_0000 + $len);
-                for (i, len) in lens(&mut rng).into_iter().enumerate() {
-                    let key: [u8; $len] = rng.bytes($len).try_into().unwrap();
-                    let nonce: [u8; 12] = rng.bytes(12).try_into().unwrap();
-                    let aad_len = (rng.next() % 40) as usize;
-                    let aad = rng.bytes(aad_len);
-                    let pt = rng.bytes(len);
-                    let a = $gcm::new_with(f, &key);
-                    let b = $gcm::new_with(others[i % 2], &key);
-                    assert_eq!(a.backend(), PAIR);
-                    let mut ca = pt.clone();
-                    let ta = a.seal_in_place_detached(&nonce, &aad, &mut ca).unwrap();
-                    let mut cb = pt.clone();
-                    let tb = b.seal_in_place_detached(&nonce, &aad, &mut cb).unwrap();
-                    assert_eq!(ca, cb, "ciphertext, {len} bytes, against {}", b.backend());
-                    assert_eq!(ta, tb, "tag, {len} bytes, against {}", b.backend());
-                    // Opening with either key: the stitched open of the other's ciphertext.
-                    let mut pa = cb.clone();
-                    a.open_in_place_detached(&nonce, &aad, &mut pa, &tb)
-                        .unwrap();
-                    assert_eq!(pa, pt, "open, {len} bytes");
-                    let mut pb = ca.clone();
-                    b.open_in_place_detached(&nonce, &aad, &mut pb, &ta)
-                        .unwrap();
-                    assert_eq!(pb, pt, "open by {}, {len} bytes", b.backend());
-                    // One flipped bit: in the ciphertext, the tag or the AAD.
-                    let total = len + 16 + aad_len;
-                    let at = (rng.next() as usize) % total;
-                    let (mut c2, mut t2, mut a2) = (ca.clone(), ta, aad.clone());
-                    if at < len {
-                        c2[at] ^= 1 << (at % 8);
-                    } else if at < len + 16 {
-                        t2[at - len] ^= 1 << (at % 8);
-                    } else {
-                        a2[at - len - 16] ^= 1 << (at % 8);
-                    }
-                    let r = a.open_in_place_detached(&nonce, &a2, &mut c2, &t2);
-                    assert_eq!(r, Err(crate::Error::AuthenticationFailed), "{len} bytes");
-                    assert!(c2.iter().all(|&x| x == 0), "{len} bytes: zeroed");
-                }
-            }
-        };
-    }
-    against_unstitched!(against_unstitched_128, Aes128Gcm, 16);
-    against_unstitched!(against_unstitched_192, Aes192Gcm, 24);
-    against_unstitched!(against_unstitched_256, Aes256Gcm, 32);
-
-    /// `inc32` block by block and GHASH of the ciphertext by the portable kernel.
-    fn reference(
-        aes: &Cipher,
-        h: &[u8; 16],
-        ctr: &[u8; 16],
-        y: &[u8; 16],
-        pt: &[u8],
-    ) -> (Vec<u8>, [u8; 16], [u8; 16]) {
-        let mut c = *ctr;
-        let mut out = pt.to_vec();
-        for b in out.chunks_mut(16) {
-            let mut k = c;
-            aes.encrypt(&mut k);
-            for (x, k) in b.iter_mut().zip(&k) {
-                *x ^= k;
-            }
-            let low = u32::from_be_bytes([c[12], c[13], c[14], c[15]]).wrapping_add(1);
-            c[12..].copy_from_slice(&low.to_be_bytes());
-        }
-        let soft = ghash::Key::new(Features::none(), h);
-        let mut y = *y;
-        soft.update(&mut y, &out);
-        (out, y, c)
-    }
+    // Seal and open against the non-stitched compositions, each sharing one kernel.
+    against_unstitched!(features, PAIR, 0xa64_0000, GROUP_BYTES);
 
     /// The kernel alone, every key size, from counters whose low word wraps within the call
     /// (inc32 leaves the other 96 bits alone, and the wrap may fall in any block of a group),

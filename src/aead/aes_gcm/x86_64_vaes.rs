@@ -168,31 +168,17 @@ pub(super) fn open(
 #[cfg(test)]
 mod tests {
     extern crate std;
+    use super::super::stitched_tests::{Rng, against_unstitched, reference};
     use super::*;
     use crate::abi_test::abi_call;
-    use crate::aead::{Aes128Gcm, Aes192Gcm, Aes256Gcm};
+    use crate::aead::Aes128Gcm;
     use crate::aes::sealed::Sealed;
     use crate::aes::{Aes128, Aes192, Aes256};
     use crate::cpu::Features;
-    use std::vec::Vec;
-
-    /// xorshift, for reproducible pseudo-random test data.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn bytes(&mut self, n: usize) -> Vec<u8> {
-            (0..n).map(|_| self.next() as u8).collect()
-        }
-    }
 
     /// The features of the stitched pair and of a non-stitched one (the 256-bit kernels), or
     /// `None` on a CPU without the 512-bit kernels.
-    fn features() -> Option<(Features, Features)> {
+    fn features() -> Option<(Features, [Features; 1])> {
         let f = Features::detect();
         if Aes128Gcm::backend_for(f) != "vaes-avx512+vpclmul-avx512" {
             std::eprintln!("stitched vaes-avx512 AES-GCM: CPU lacks the kernels; not tested");
@@ -200,94 +186,11 @@ mod tests {
         }
         let other = f.without("avx512f").unwrap();
         assert_ne!(Aes128Gcm::backend_for(other), Aes128Gcm::backend_for(f));
-        Some((f, other))
+        Some((f, [other]))
     }
 
-    /// Lengths: every one up to 600 bytes, then around each group boundary up to 4096, and
-    /// random ones.
-    fn lens(rng: &mut Rng) -> Vec<usize> {
-        let mut v: Vec<usize> = (0..=600).collect();
-        for g in 3..=16 {
-            for d in [-17isize, -16, -15, -1, 0, 1, 15, 16, 17, 48] {
-                v.push((g * 256usize).wrapping_add_signed(d));
-            }
-        }
-        v.retain(|&n| n <= 4096);
-        v.push(4096);
-        for _ in 0..40 {
-            v.push((rng.next() % 4097) as usize);
-        }
-        v
-    }
-
-    /// Seal and open agree with the non-stitched composition (the 256-bit kernels) on every
-    /// key size, random keys, nonces, AAD and lengths 0..=4096; open round-trips, and a flipped
-    /// ciphertext bit fails and zeroes.
-    macro_rules! against_unstitched {
-        ($name:ident, $gcm:ident, $len:literal) => {
-            #[test]
-            fn $name() {
-                let Some((f, other)) = features() else { return };
-                let mut rng = Rng(0x5eed_0000 + $len);
-                for len in lens(&mut rng) {
-                    let key: [u8; $len] = rng.bytes($len).try_into().unwrap();
-                    let nonce: [u8; 12] = rng.bytes(12).try_into().unwrap();
-                    let aad_len = (rng.next() % 40) as usize;
-                    let aad = rng.bytes(aad_len);
-                    let pt = rng.bytes(len);
-                    let (a, b) = ($gcm::new_with(f, &key), $gcm::new_with(other, &key));
-                    assert_eq!(a.backend(), "vaes-avx512+vpclmul-avx512");
-                    let mut ca = pt.clone();
-                    let ta = a.seal_in_place_detached(&nonce, &aad, &mut ca).unwrap();
-                    let mut cb = pt.clone();
-                    let tb = b.seal_in_place_detached(&nonce, &aad, &mut cb).unwrap();
-                    assert_eq!(ca, cb, "ciphertext, {len} bytes");
-                    assert_eq!(ta, tb, "tag, {len} bytes");
-                    a.open_in_place_detached(&nonce, &aad, &mut ca, &ta)
-                        .unwrap();
-                    assert_eq!(ca, pt, "open, {len} bytes");
-                    if len > 0 {
-                        let at = (rng.next() as usize) % len;
-                        cb[at] ^= 1 << (at % 8);
-                        let r = a.open_in_place_detached(&nonce, &aad, &mut cb, &tb);
-                        assert_eq!(r, Err(crate::Error::AuthenticationFailed), "{len} bytes");
-                        assert!(cb.iter().all(|&x| x == 0));
-                    }
-                }
-            }
-        };
-    }
-    against_unstitched!(against_unstitched_128, Aes128Gcm, 16);
-    against_unstitched!(against_unstitched_192, Aes192Gcm, 24);
-    against_unstitched!(against_unstitched_256, Aes256Gcm, 32);
-
-    /// `inc32` over the kernel's groups, block by block (the last one maybe partial), and
-    /// GHASH of the zero-padded ciphertext by the portable kernel.
-    fn reference(
-        aes: &Cipher,
-        h: &[u8; 16],
-        ctr: &[u8; 16],
-        y: &[u8; 16],
-        pt: &[u8],
-    ) -> (Vec<u8>, [u8; 16], [u8; 16]) {
-        let mut c = *ctr;
-        let mut out = pt.to_vec();
-        for b in out.chunks_mut(16) {
-            let mut k = c;
-            aes.encrypt(&mut k);
-            for (x, k) in b.iter_mut().zip(&k) {
-                *x ^= k;
-            }
-            let low = u32::from_be_bytes([c[12], c[13], c[14], c[15]]).wrapping_add(1);
-            c[12..].copy_from_slice(&low.to_be_bytes());
-        }
-        let soft = ghash::Key::new(Features::none(), h);
-        let mut y = *y;
-        let mut padded = out.clone();
-        padded.resize(pt.len().div_ceil(16) * 16, 0);
-        soft.update(&mut y, &padded);
-        (out, y, c)
-    }
+    // Seal and open against the non-stitched composition (the 256-bit kernels).
+    against_unstitched!(features, "vaes-avx512+vpclmul-avx512", 0x5eed_0000, 256);
 
     /// The kernels alone, every key size, from counters whose low word wraps within the call
     /// (inc32 leaves the other 96 bits alone), against [`reference`]; and their ABI.

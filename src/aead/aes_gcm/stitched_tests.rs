@@ -1,0 +1,142 @@
+//! Test support shared by the stitched kernels' tests (`x86_64_vaes.rs`,
+//! `x86_64_vaes_avx2.rs`, `aarch64_ce.rs`): reproducible data, the lengths that cross a
+//! kernel's group boundaries, a block-by-block reference, and the tests of a stitched pair
+//! against non-stitched ones ([`against_unstitched`]).
+
+extern crate std;
+use std::vec::Vec;
+
+use crate::aes::sealed::Cipher;
+use crate::cpu::Features;
+use crate::ghash;
+
+/// xorshift, for reproducible pseudo-random test data.
+pub(super) struct Rng(pub(super) u64);
+
+impl Rng {
+    pub(super) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    pub(super) fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+}
+
+/// Lengths: every one up to 600 bytes, then around each boundary of groups of `group_bytes`
+/// up to 4096 (and 65 past it: a partial group of one register and a byte), 4096, and 40
+/// random ones.
+pub(super) fn lens(rng: &mut Rng, group_bytes: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..=600).collect();
+    for g in 1..=4096 / group_bytes {
+        for d in [-17isize, -16, -15, -1, 0, 1, 15, 16, 17, 48, 65] {
+            v.push((g * group_bytes).wrapping_add_signed(d));
+        }
+    }
+    v.retain(|&n| n <= 4096);
+    v.push(4096);
+    for _ in 0..40 {
+        v.push((rng.next() % 4097) as usize);
+    }
+    v
+}
+
+/// `inc32` over `pt` block by block (the last one maybe partial) from `ctr`, and GHASH of the
+/// zero-padded ciphertext from `y` by the portable kernel: (ciphertext, Y, next counter).
+pub(super) fn reference(
+    aes: &Cipher,
+    h: &[u8; 16],
+    ctr: &[u8; 16],
+    y: &[u8; 16],
+    pt: &[u8],
+) -> (Vec<u8>, [u8; 16], [u8; 16]) {
+    let mut c = *ctr;
+    let mut out = pt.to_vec();
+    for b in out.chunks_mut(16) {
+        let mut k = c;
+        aes.encrypt(&mut k);
+        for (x, k) in b.iter_mut().zip(&k) {
+            *x ^= k;
+        }
+        let low = u32::from_be_bytes([c[12], c[13], c[14], c[15]]).wrapping_add(1);
+        c[12..].copy_from_slice(&low.to_be_bytes());
+    }
+    let soft = ghash::Key::new(Features::none(), h);
+    let mut y = *y;
+    let mut padded = out.clone();
+    padded.resize(pt.len().div_ceil(16) * 16, 0);
+    soft.update(&mut y, &padded);
+    (out, y, c)
+}
+
+/// `against_unstitched!(features, PAIR, seed, group_bytes)`: tests `against_unstitched_128`,
+/// `_192`, `_256` that, for random keys, nonces, AAD and the lengths of [`lens`], check that
+/// the stitched pair `PAIR` (chosen by `features()`'s first value) seals exactly as the
+/// non-stitched pairs of its second value (taken in turn), that each opens the other's
+/// ciphertext, and that a flipped bit of the ciphertext, tag or AAD fails the stitched open
+/// and zeroes the buffer. `features()` returns `None` (and the tests return) on a CPU
+/// without the kernels.
+macro_rules! against_unstitched {
+    ($features:ident, $pair:expr, $seed:expr, $group:expr) => {
+        $crate::aead::aes_gcm::stitched_tests::against_unstitched!(
+            @one against_unstitched_128, Aes128Gcm, 16, $features, $pair, $seed, $group);
+        $crate::aead::aes_gcm::stitched_tests::against_unstitched!(
+            @one against_unstitched_192, Aes192Gcm, 24, $features, $pair, $seed, $group);
+        $crate::aead::aes_gcm::stitched_tests::against_unstitched!(
+            @one against_unstitched_256, Aes256Gcm, 32, $features, $pair, $seed, $group);
+    };
+    (@one $name:ident, $gcm:ident, $len:literal, $features:ident, $pair:expr, $seed:expr,
+     $group:expr) => {
+        #[test]
+        fn $name() {
+            use $crate::aead::$gcm;
+            use $crate::aead::aes_gcm::stitched_tests::{Rng, lens};
+            let Some((f, others)) = $features() else {
+                return;
+            };
+            let mut rng = Rng($seed + $len);
+            for (i, len) in lens(&mut rng, $group).into_iter().enumerate() {
+                let key: [u8; $len] = rng.bytes($len).try_into().unwrap();
+                let nonce: [u8; 12] = rng.bytes(12).try_into().unwrap();
+                let aad_len = (rng.next() % 40) as usize;
+                let aad = rng.bytes(aad_len);
+                let pt = rng.bytes(len);
+                let a = $gcm::new_with(f, &key);
+                let b = $gcm::new_with(others[i % others.len()], &key);
+                assert_eq!(a.backend(), $pair);
+                assert_ne!(b.backend(), $pair);
+                let mut ca = pt.clone();
+                let ta = a.seal_in_place_detached(&nonce, &aad, &mut ca).unwrap();
+                let mut cb = pt.clone();
+                let tb = b.seal_in_place_detached(&nonce, &aad, &mut cb).unwrap();
+                assert_eq!(ca, cb, "ciphertext, {len} bytes, against {}", b.backend());
+                assert_eq!(ta, tb, "tag, {len} bytes, against {}", b.backend());
+                // Opening with either key: the stitched open of the other's ciphertext.
+                let mut pa = cb.clone();
+                a.open_in_place_detached(&nonce, &aad, &mut pa, &tb).unwrap();
+                assert_eq!(pa, pt, "open, {len} bytes");
+                let mut pb = ca.clone();
+                b.open_in_place_detached(&nonce, &aad, &mut pb, &ta).unwrap();
+                assert_eq!(pb, pt, "open by {}, {len} bytes", b.backend());
+                // One flipped bit: in the ciphertext, the tag or the AAD.
+                let total = len + 16 + aad_len;
+                let at = (rng.next() as usize) % total;
+                let (mut c2, mut t2, mut a2) = (ca.clone(), ta, aad.clone());
+                if at < len {
+                    c2[at] ^= 1 << (at % 8);
+                } else if at < len + 16 {
+                    t2[at - len] ^= 1 << (at % 8);
+                } else {
+                    a2[at - len - 16] ^= 1 << (at % 8);
+                }
+                let r = a.open_in_place_detached(&nonce, &a2, &mut c2, &t2);
+                assert_eq!(r, Err($crate::Error::AuthenticationFailed), "{len} bytes");
+                assert!(c2.iter().all(|&x| x == 0), "{len} bytes: zeroed");
+            }
+        }
+    };
+}
+pub(super) use against_unstitched;
