@@ -13,6 +13,7 @@
 //! | `armv7-ce`      | 32-bit ARM crypto extensions                             |
 //! | `vpaes-ssse3`   | x86_64 SSSE3 `pshufb` vector-permute AES (one block/reg) |
 //! | `vpaes-neon`    | aarch64 NEON `tbl` vector-permute AES (one block/reg)    |
+//! | `bitsliced-neon`| armv7 NEON fixsliced AES, 8 blocks per batch             |
 //! | `bitsliced-64`  | portable constant-time fixsliced AES on 64-bit words     |
 //! | `bitsliced-32`  | portable constant-time fixsliced AES on 32-bit words     |
 //!
@@ -54,6 +55,8 @@ mod aarch64_ce;
 mod aarch64_neon;
 #[cfg(target_arch = "arm")]
 mod arm;
+#[cfg(target_arch = "arm")]
+mod arm_neon_bs;
 mod cbc;
 mod ctr;
 mod fixslice;
@@ -70,6 +73,8 @@ mod x86_64_aesni;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_avx2bs;
 #[cfg(target_arch = "x86_64")]
+mod x86_64_avx512bs;
+#[cfg(target_arch = "x86_64")]
 mod x86_64_ssse3;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_vaes;
@@ -77,6 +82,33 @@ mod x86_64_vaes;
 pub use cbc::Cbc;
 pub use ctr::Ctr;
 pub use ige::Ige;
+
+/// CBC decryption (SP 800-38A §6.2) `N` bytes at a time (`N` a multiple of 16) through the
+/// ECB decryption `decrypt`, which sees every chunk whole: a kernel passes its batch size.
+/// `iv` becomes the last ciphertext block.
+pub(crate) fn cbc_decrypt_chunks<const N: usize>(
+    decrypt: impl Fn(&mut [u8]),
+    iv: &mut [u8; 16],
+    data: &mut [u8],
+) {
+    let mut saved = [0u8; N];
+    for chunk in data.chunks_mut(N) {
+        let n = chunk.len();
+        saved[..n].copy_from_slice(chunk);
+        decrypt(chunk);
+        xor16(&mut chunk[..16], iv);
+        for i in 1..n / 16 {
+            let (prev, cur) = (
+                &saved[(i - 1) * 16..i * 16],
+                &mut chunk[i * 16..(i + 1) * 16],
+            );
+            for (c, p) in cur.iter_mut().zip(prev) {
+                *c ^= p;
+            }
+        }
+        iv.copy_from_slice(&saved[n - 16..n]);
+    }
+}
 
 /// The operations every AES kernel provides, on an expanded key in that kernel's format.
 ///
@@ -107,23 +139,7 @@ pub(crate) trait Kernel {
     /// CBC decryption in place; `iv` becomes the last ciphertext block. The block
     /// decryptions are independent, so this default hands the kernel 8 blocks at a time.
     fn cbc_decrypt(&self, iv: &mut [u8; 16], data: &mut [u8]) {
-        let mut saved = [0u8; 128];
-        for chunk in data.chunks_mut(128) {
-            let n = chunk.len();
-            saved[..n].copy_from_slice(chunk);
-            self.decrypt(chunk);
-            xor16(&mut chunk[..16], iv);
-            for i in 1..n / 16 {
-                let (prev, cur) = (
-                    &saved[(i - 1) * 16..i * 16],
-                    &mut chunk[i * 16..(i + 1) * 16],
-                );
-                for (c, p) in cur.iter_mut().zip(prev) {
-                    *c ^= p;
-                }
-            }
-            iv.copy_from_slice(&saved[n - 16..n]);
-        }
+        cbc_decrypt_chunks::<128>(|d| self.decrypt(d), iv, data)
     }
 
     /// IGE encryption (Campbell, "Infinite Garble Extension", 1978; the form OpenSSL
@@ -201,6 +217,15 @@ pub(crate) enum Backend {
     /// 32-bit ARM crypto extensions (asm/arm/aes_armv8.S), 4 blocks interleaved.
     #[cfg(target_arch = "arm")]
     ArmV7Ce(cpu::arch::ArmAes),
+    /// 32-bit ARM NEON fixsliced (bitsliced) AES (asm/arm/aes_bs_neon.S), 8 blocks per
+    /// batch, for cores without the AES instructions, with the portable 32-bit kernel for
+    /// short and serial work.
+    #[cfg(target_arch = "arm")]
+    ArmV7NeonBs(cpu::arch::ArmNeon),
+    /// x86_64 AVX-512 fixsliced (bitsliced) AES (assembly), 32 blocks per batch, for CPUs
+    /// without AES-NI, with the AVX2 kernel for the rest.
+    #[cfg(target_arch = "x86_64")]
+    Avx512Bs(cpu::arch::Avx512Bw, cpu::arch::Avx2, cpu::arch::Ssse3),
     /// x86_64 AVX2 fixsliced (bitsliced) AES, 16 blocks per batch, for CPUs without AES-NI,
     /// with the SSSE3 vector-permute kernel for short and serial work.
     #[cfg(target_arch = "x86_64")]
@@ -240,6 +265,18 @@ impl Dispatch for Backend {
         if let Some(t) = f.get::<cpu::arch::ArmAes>() {
             return Backend::ArmV7Ce(t);
         }
+        #[cfg(target_arch = "arm")]
+        if let Some(t) = f.get::<cpu::arch::ArmNeon>() {
+            return Backend::ArmV7NeonBs(t);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(k), Some(v), Some(s)) = (
+            f.get::<cpu::arch::Avx512Bw>(),
+            f.get::<cpu::arch::Avx2>(),
+            f.get::<cpu::arch::Ssse3>(),
+        ) {
+            return Backend::Avx512Bs(k, v, s);
+        }
         #[cfg(target_arch = "x86_64")]
         if let (Some(v), Some(s)) = (f.get::<cpu::arch::Avx2>(), f.get::<cpu::arch::Ssse3>()) {
             return Backend::Avx2Bs(v, s);
@@ -268,6 +305,10 @@ impl Dispatch for Backend {
             Backend::ArmV8Ce(_) => "armv8-ce",
             #[cfg(target_arch = "arm")]
             Backend::ArmV7Ce(_) => "armv7-ce",
+            #[cfg(target_arch = "arm")]
+            Backend::ArmV7NeonBs(_) => "bitsliced-neon",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Bs(..) => "bitsliced-avx512",
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2Bs(..) => "bitsliced-avx2",
             #[cfg(target_arch = "x86_64")]
@@ -290,6 +331,10 @@ impl Dispatch for Backend {
             Backend::ArmV8Ce(_) => <cpu::arch::AesCe as cpu::Token>::KEY,
             #[cfg(target_arch = "arm")]
             Backend::ArmV7Ce(_) => <cpu::arch::ArmAes as cpu::Token>::KEY,
+            #[cfg(target_arch = "arm")]
+            Backend::ArmV7NeonBs(_) => <cpu::arch::ArmNeon as cpu::Token>::KEY,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Bs(..) => <cpu::arch::Avx512Bw as cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2Bs(..) => <cpu::arch::Avx2 as cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
@@ -318,6 +363,8 @@ const fn soft_name() -> &'static str {
 enum Inner {
     #[cfg(target_arch = "x86_64")]
     Avx2Bs(x86_64_avx2bs::Avx2Bs),
+    #[cfg(target_arch = "x86_64")]
+    Avx512Bs(x86_64_avx512bs::Avx512Bs),
     #[cfg(target_pointer_width = "64")]
     Soft64(soft64::Soft64),
     #[cfg(target_pointer_width = "32")]
@@ -326,6 +373,8 @@ enum Inner {
     ArmV8Ce(aarch64_ce::AesCeKey),
     #[cfg(target_arch = "arm")]
     ArmV7Ce(arm::ArmAesKey),
+    #[cfg(target_arch = "arm")]
+    ArmV7NeonBs(arm_neon_bs::NeonBs),
     #[cfg(target_arch = "x86_64")]
     VaesAvx512(x86_64_vaes::Vaes512),
     #[cfg(target_arch = "x86_64")]
@@ -350,6 +399,8 @@ pub(crate) mod sealed {
             match &$self.inner {
                 #[cfg(target_arch = "x86_64")]
                 Inner::Avx2Bs($k) => $body,
+                #[cfg(target_arch = "x86_64")]
+                Inner::Avx512Bs($k) => $body,
                 #[cfg(target_pointer_width = "64")]
                 Inner::Soft64($k) => $body,
                 #[cfg(target_pointer_width = "32")]
@@ -358,6 +409,8 @@ pub(crate) mod sealed {
                 Inner::ArmV8Ce($k) => $body,
                 #[cfg(target_arch = "arm")]
                 Inner::ArmV7Ce($k) => $body,
+                #[cfg(target_arch = "arm")]
+                Inner::ArmV7NeonBs($k) => $body,
                 #[cfg(target_arch = "x86_64")]
                 Inner::VaesAvx512($k) => $body,
                 #[cfg(target_arch = "x86_64")]
@@ -398,6 +451,14 @@ pub(crate) mod sealed {
                 Backend::ArmV8Ce(t) => Inner::ArmV8Ce(super::aarch64_ce::AesCeKey::new(t, key)),
                 #[cfg(target_arch = "arm")]
                 Backend::ArmV7Ce(t) => Inner::ArmV7Ce(super::arm::ArmAesKey::new(t, key)),
+                #[cfg(target_arch = "arm")]
+                Backend::ArmV7NeonBs(t) => {
+                    Inner::ArmV7NeonBs(super::arm_neon_bs::NeonBs::new(t, key))
+                }
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx512Bs(k, v, s) => {
+                    Inner::Avx512Bs(super::x86_64_avx512bs::Avx512Bs::new(k, v, s, key))
+                }
                 #[cfg(target_arch = "x86_64")]
                 Backend::Avx2Bs(v, s) => {
                     Inner::Avx2Bs(super::x86_64_avx2bs::Avx2Bs::new(v, s, key))
@@ -484,6 +545,19 @@ pub(crate) mod sealed {
         ) -> Option<(crate::cpu::arch::VaesAvx2, &[[u8; 16]; 15], usize)> {
             match &self.inner {
                 Inner::VaesAvx2(k) => Some(k.gcm_parts()),
+                _ => None,
+            }
+        }
+
+        /// If this key is for the AES-NI kernel: its token, encryption round keys and Nr, for
+        /// the stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_aesni.rs`).
+        #[cfg(target_arch = "x86_64")]
+        #[inline]
+        pub(crate) fn aesni_parts(
+            &self,
+        ) -> Option<(crate::cpu::arch::AesNi, &[[u8; 16]; 15], usize)> {
+            match (&self.inner, self.backend) {
+                (Inner::AesNi(k), Backend::AesNi(t)) => Some((t, k.enc_keys(), k.rounds())),
                 _ => None,
             }
         }

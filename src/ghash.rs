@@ -192,6 +192,10 @@ enum Inner {
 pub(crate) struct Key {
     inner: Inner,
     backend: Backend,
+    /// AVX, for the stitched AES-GCM kernel on the PCLMULQDQ key, which is VEX-encoded
+    /// (`src/aead/aes_gcm/x86_64_aesni.rs`).
+    #[cfg(target_arch = "x86_64")]
+    avx: Option<crate::cpu::arch::Avx>,
 }
 
 /// `on_kernel!(key, k => expr)`: `expr` with `k` bound to the key's kernel (static dispatch).
@@ -244,7 +248,12 @@ impl Key {
             #[cfg(target_pointer_width = "32")]
             Backend::Soft => Inner::Soft32(soft::new32(h)),
         };
-        Key { inner, backend }
+        Key {
+            inner,
+            backend,
+            #[cfg(target_arch = "x86_64")]
+            avx: f.get::<crate::cpu::arch::Avx>(),
+        }
     }
 
     /// See [`Kernel::update`].
@@ -289,6 +298,20 @@ impl Key {
     pub(crate) fn vclmul256_parts(&self) -> Option<(crate::cpu::arch::VpclmulAvx2, &Powers)> {
         match &self.inner {
             Inner::VpclmulAvx2(k) => Some(k.gcm_parts()),
+            _ => None,
+        }
+    }
+
+    /// If this key is for the 128-bit PCLMULQDQ kernel and AVX was detected with it: its
+    /// token, the `Avx` token and the powers of `H`, for the stitched
+    /// AES-GCM kernel (`src/aead/aes_gcm/x86_64_aesni.rs`).
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(crate) fn clmul_parts(
+        &self,
+    ) -> Option<(crate::cpu::arch::Clmul, crate::cpu::arch::Avx, &Powers)> {
+        match (&self.inner, self.backend, self.avx) {
+            (Inner::Clmul(k), Backend::Clmul(t), Some(a)) => Some((t, a, k.powers())),
             _ => None,
         }
     }

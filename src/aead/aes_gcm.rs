@@ -13,7 +13,10 @@
 //! `vaes-avx2` + `vpclmul-avx2` kernel (`aes_gcm/x86_64_vaes_avx2.rs`) takes only the text's
 //! whole 16-block groups, and the rest goes on as below from the counter block and GHASH
 //! value it leaves; so does the aarch64 `armv8-ce` + `pmull` kernel (`aes_gcm/aarch64_ce.rs`)
-//! with whole 8-block groups. Otherwise the message is processed in chunks of
+//! with whole 8-block groups. The x86_64 `aes-ni` + `clmul` kernel
+//! (`aes_gcm/x86_64_aesni.rs`, on CPUs with AVX) takes all the whole blocks of a text of at
+//! least 8 blocks, and its wrapper the final partial block and the length block. Otherwise
+//! the message is processed in chunks of
 //! [`CHUNK`] bytes; sealing encrypts a chunk and then hashes it while it is still in the L1
 //! cache, opening hashes a chunk and then decrypts it.
 //!
@@ -54,6 +57,11 @@ mod aarch64_ce;
 /// Test support shared by the stitched kernels' tests.
 #[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
 mod stitched_tests;
+/// Stitched AES-GCM: AES-NI + PCLMULQDQ on xmm (VEX, needs AVX), 8 blocks per iteration, any
+/// whole number of blocks from 8 on (asm/x86_64/aes_gcm_aesni.S).
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod x86_64_aesni;
 /// Stitched AES-GCM: VAES + VPCLMULQDQ on zmm (asm/x86_64/aes_gcm_vaes.S).
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
@@ -186,7 +194,11 @@ fn early_ek(c: &Cipher, j0: &[u8; 16], text_len: usize, wrap: bool) -> [u8; 16] 
 }
 
 #[cfg(target_arch = "x86_64")]
-const _: () = assert!(x86_64_vaes::MIN_BYTES > SHORT && x86_64_vaes_avx2::MIN_BYTES > SHORT);
+const _: () = assert!(
+    x86_64_vaes::MIN_BYTES > SHORT
+        && x86_64_vaes_avx2::MIN_BYTES > SHORT
+        && x86_64_aesni::MIN_BYTES > SHORT
+);
 #[cfg(target_arch = "aarch64")]
 const _: () = assert!(aarch64_ce::MIN_BYTES > SHORT);
 
@@ -274,9 +286,11 @@ impl Drop for Final {
 /// Seals a prefix of `text` with a stitched kernel (AES and GHASH in one loop) when the key's
 /// kernel pair has one, the text is long enough for it, and the IV is 96 bits (`!wrap`: the
 /// kernels count with `inc32` from `cb`, and may branch on the counter, which is then public);
-/// returns how many bytes it did, with `cb` and `s` advanced past them. That is the whole text
-/// (its final partial block included, hashed zero-padded: the caller then only hashes the
-/// length block), or a whole number of blocks (the caller goes on from there), or 0.
+/// returns how many bytes it did, with `cb` and `s` advanced past them, and whether `s` has
+/// the length block `len` hashed in as well. That is the whole text (its final partial block
+/// included, hashed zero-padded: the caller then only hashes the length block, unless the
+/// kernel's wrapper did, as `x86_64_aesni` does), or a whole number of blocks (the caller
+/// goes on from there), or 0.
 #[allow(unused_variables)]
 #[inline]
 fn stitched_seal(
@@ -286,19 +300,25 @@ fn stitched_seal(
     s: &mut [u8; 16],
     text: &mut [u8],
     wrap: bool,
-) -> usize {
+    len: &[u8; 16],
+) -> (usize, bool) {
     #[cfg(target_arch = "x86_64")]
     if !wrap {
         if x86_64_vaes::seal(c, g, cb, s, text) {
-            return text.len();
+            return (text.len(), false);
         }
-        return x86_64_vaes_avx2::seal(c, g, cb, s, text);
+        let done = x86_64_vaes_avx2::seal(c, g, cb, s, text);
+        if done > 0 {
+            return (done, false);
+        }
+        let done = x86_64_aesni::seal(c, g, cb, s, text, len);
+        return (done, done > 0);
     }
     #[cfg(target_arch = "aarch64")]
     if !wrap {
-        return aarch64_ce::seal(c, g, cb, s, text);
+        return (aarch64_ce::seal(c, g, cb, s, text), false);
     }
-    0
+    (0, false)
 }
 
 /// As [`stitched_seal`] for opening: hashes, then decrypts.
@@ -311,19 +331,25 @@ fn stitched_open(
     s: &mut [u8; 16],
     text: &mut [u8],
     wrap: bool,
-) -> usize {
+    len: &[u8; 16],
+) -> (usize, bool) {
     #[cfg(target_arch = "x86_64")]
     if !wrap {
         if x86_64_vaes::open(c, g, cb, s, text) {
-            return text.len();
+            return (text.len(), false);
         }
-        return x86_64_vaes_avx2::open(c, g, cb, s, text);
+        let done = x86_64_vaes_avx2::open(c, g, cb, s, text);
+        if done > 0 {
+            return (done, false);
+        }
+        let done = x86_64_aesni::open(c, g, cb, s, text, len);
+        return (done, done > 0);
     }
     #[cfg(target_arch = "aarch64")]
     if !wrap {
-        return aarch64_ce::open(c, g, cb, s, text);
+        return (aarch64_ce::open(c, g, cb, s, text), false);
     }
-    0
+    (0, false)
 }
 
 /// SP 800-38D §7.1. `tag.len()` is the tag length `t`, checked by the caller.
@@ -336,9 +362,12 @@ fn seal(c: &Cipher, g: &ghash::Key, iv: &[u8], aad: &[u8], in_out: &mut [u8], ta
     let text_len = in_out.len();
     let wrap = iv.len() != 12;
     let mut ek = early_ek(c, &j0, text_len, wrap);
-    let done = stitched_seal(c, g, &mut cb, &mut s, in_out, wrap);
+    let len = len_block(aad.len(), text_len);
+    let (done, len_hashed) = stitched_seal(c, g, &mut cb, &mut s, in_out, wrap, &len);
     if done == text_len && done > 0 {
-        g.update(&mut s, &len_block(aad.len(), text_len));
+        if !len_hashed {
+            g.update(&mut s, &len);
+        }
     } else {
         let rest = &mut in_out[done..];
         let (full, mut last) = Final::new(rest);
@@ -373,9 +402,12 @@ fn open(
     let text_len = in_out.len();
     let wrap = iv.len() != 12;
     let mut ek = early_ek(c, &j0, text_len, wrap);
-    let done = stitched_open(c, g, &mut cb, &mut s, in_out, wrap);
+    let len = len_block(aad.len(), text_len);
+    let (done, len_hashed) = stitched_open(c, g, &mut cb, &mut s, in_out, wrap, &len);
     if done == text_len && done > 0 {
-        g.update(&mut s, &len_block(aad.len(), text_len));
+        if !len_hashed {
+            g.update(&mut s, &len);
+        }
     } else {
         let rest = &mut in_out[done..];
         let (full, mut last) = Final::new(rest);
@@ -407,10 +439,10 @@ fn open(
 /// then the AES kernels beside the portable GHASH, and so visits every kernel of both. (The
 /// union of both keys would skip some: with AES-NI masked, dropping `avx2` for the AVX2
 /// bitsliced AES also drops `vpclmul-avx2`.) One GHASH key is a feature that an AES kernel
-/// below the current one needs: `ctmul-avx2`'s `avx2`, which `bitsliced-avx2` needs too
-/// ([`shares_key`]). Beside that GHASH kernel the AES kernels step down first, until the AES
-/// kernel's key is that same feature; every other GHASH key is stepped first and loses no AES
-/// kernel.
+/// below the current one needs: `ctmul-avx2`'s `avx2`, which `bitsliced-avx2` needs too, and
+/// on 32-bit ARM `armv7-neon`'s `neon`, which `bitsliced-neon` needs ([`shares_key`]). Beside
+/// that GHASH kernel the AES kernels step down first, until the AES kernel's key is that same
+/// feature; every other GHASH key is stepped first and loses no AES kernel.
 #[derive(Clone, Copy, Debug)]
 struct Backend {
     aes: aes::Backend,
@@ -440,13 +472,18 @@ impl Dispatch for Backend {
 }
 
 /// Whether the GHASH key `g` is a feature that some AES kernel needs as well (see [`Backend`]):
-/// on x86_64 `avx2`, the key of `ctmul-avx2` and of `bitsliced-avx2`; none elsewhere.
+/// on x86_64 `avx2`, the key of `ctmul-avx2` and of `bitsliced-avx2`; on 32-bit ARM `neon`,
+/// the key of the GHASH kernel `armv7-neon` and of `bitsliced-neon`; none elsewhere.
 fn shares_key(g: u64) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         g & <cpu::arch::Avx2 as cpu::Token>::KEY != 0
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "arm")]
+    {
+        g & <cpu::arch::ArmNeon as cpu::Token>::KEY != 0
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "arm")))]
     {
         let _ = g;
         false
@@ -485,9 +522,11 @@ fn pair_name(aes: &str, ghash: &str) -> &'static str {
             "aes-ni",
             "armv8-ce",
             "armv7-ce",
+            "bitsliced-avx512",
             "bitsliced-avx2",
             "vpaes-ssse3",
             "vpaes-neon",
+            "bitsliced-neon",
             "bitsliced-64",
             "bitsliced-32",
         ],

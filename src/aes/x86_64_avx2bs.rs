@@ -27,7 +27,7 @@ use core::ops::{BitAnd, BitOr, BitXor};
 use super::fixslice::{self, RoundKey, State, Word, low_cols};
 use super::soft64::{self, Soft64};
 use super::x86_64_ssse3::VpaesSsse3;
-use super::{Kernel, xor16};
+use super::{Kernel, cbc_decrypt_chunks};
 use crate::cpu::arch::{Avx2, Ssse3};
 
 /// Bytes per batch: 16 blocks.
@@ -213,6 +213,33 @@ fn store(mut w: State<V>, blocks: &mut [u8; BATCH]) {
     }
 }
 
+/// Loads 32 blocks as two 16-block batches ([`load`]) and writes them as the eight 512-bit
+/// words of the AVX-512 kernel (`src/aes/x86_64_avx512bs.rs`): word `b` is `words[2b]` (the
+/// batch of blocks 0..16) followed by `words[2b + 1]` (blocks 16..32).
+#[inline(always)]
+pub(super) fn load_wide(t: Avx2, blocks: &[u8; 2 * BATCH], words: &mut [__m256i; 16]) {
+    for h in 0..2 {
+        let half: &[u8; BATCH] = blocks[BATCH * h..BATCH * (h + 1)]
+            .try_into()
+            .expect("BATCH bytes");
+        for (b, w) in load(t, half).into_iter().enumerate() {
+            words[2 * b + h] = w.0;
+        }
+    }
+}
+
+/// The inverse of [`load_wide`].
+#[inline(always)]
+pub(super) fn store_wide(t: Avx2, words: &[__m256i; 16], blocks: &mut [u8; 2 * BATCH]) {
+    for h in 0..2 {
+        let w: State<V> = core::array::from_fn(|b| V(words[2 * b + h], t));
+        let half: &mut [u8; BATCH] = (&mut blocks[BATCH * h..BATCH * (h + 1)])
+            .try_into()
+            .expect("BATCH bytes");
+        store(w, half);
+    }
+}
+
 /// Runs `f` on every 16-block batch of `data`, the last one padded with zeros.
 #[inline(always)]
 fn batches(data: &mut [u8], mut f: impl FnMut(&mut [u8; BATCH])) {
@@ -278,6 +305,12 @@ pub(crate) struct Avx2Bs {
 }
 
 impl Avx2Bs {
+    /// The token and the 64-bit kernel's round keys, for the AVX-512 kernel that packs its
+    /// batches with [`load_wide`] and reads the same keys.
+    pub(super) fn wide_parts(&self) -> (Avx2, &[State<u64>]) {
+        (self.t, self.soft.keys())
+    }
+
     /// Expands a 16-, 24- or 32-byte key.
     pub(crate) fn new(t: Avx2, s: Ssse3, key: &[u8]) -> Self {
         Avx2Bs {
@@ -319,24 +352,9 @@ impl Kernel for Avx2Bs {
         self.serial.cbc_encrypt(iv, data)
     }
 
-    /// CBC decryption 16 blocks at a time.
+    /// CBC decryption a batch at a time.
     fn cbc_decrypt(&self, iv: &mut [u8; 16], data: &mut [u8]) {
-        let mut saved = [0u8; BATCH];
-        for chunk in data.chunks_mut(BATCH) {
-            let n = chunk.len();
-            saved[..n].copy_from_slice(chunk);
-            self.decrypt(chunk);
-            xor16(&mut chunk[..16], iv);
-            for i in 1..n / 16 {
-                for (c, p) in chunk[16 * i..16 * i + 16]
-                    .iter_mut()
-                    .zip(&saved[16 * (i - 1)..16 * i])
-                {
-                    *c ^= p;
-                }
-            }
-            iv.copy_from_slice(&saved[n - 16..n]);
-        }
+        cbc_decrypt_chunks::<BATCH>(|d| self.decrypt(d), iv, data)
     }
 
     fn ige_encrypt(&self, iv: &mut [u8; 32], data: &mut [u8]) {

@@ -62,8 +62,10 @@ crate::cpu::tokens! {
     AesNi = "aes,sse2,ssse3,sse4.1";
     /// VAES on 256-bit registers (assembly kernels; the key schedule is AES-NI's).
     VaesAvx2 = "vaes,aes,avx2,avx";
-    /// VAES on 512-bit registers (assembly kernels; the key schedule is AES-NI's).
-    VaesAvx512 = "avx512f,avx512vl,avx512bw,vaes,aes,avx2,avx";
+    /// VAES on 512-bit registers (assembly kernels; the key schedule is AES-NI's). Listed
+    /// first, `avx512vl` is the key that `backends()` drops to step down to VAES on ymm: it
+    /// keeps `avx512f`, which the bitsliced AVX-512 AES further down needs.
+    VaesAvx512 = "avx512vl,avx512f,avx512bw,vaes,aes,avx2,avx";
     /// SSSE3 byte shuffles: the vector-permute AES kernel.
     Ssse3 = "ssse3,sse2";
     /// AVX2 alone: the bitsliced AES kernel (logic, shifts and byte shuffles on 256 bits).
@@ -71,13 +73,18 @@ crate::cpu::tokens! {
     /// PCLMULQDQ with `pshufb` (SSSE3): the 128-bit GHASH kernel.
     Clmul = "pclmulqdq,sse2,ssse3";
     /// VPCLMULQDQ on 512-bit registers (assembly GHASH kernel; powers of H from `Clmul`'s code).
-    VpclmulAvx512 = "avx512f,avx512vl,avx512bw,vpclmulqdq,pclmulqdq,avx2,avx";
+    /// Keyed by `avx512vl` as `VaesAvx512` is (the AES-GCM pairs step both the same way).
+    VpclmulAvx512 = "avx512vl,avx512f,avx512bw,vpclmulqdq,pclmulqdq,avx2,avx";
     /// VPCLMULQDQ on 256-bit registers (assembly GHASH kernel; powers of H from `Clmul`'s code).
     VpclmulAvx2 = "vpclmulqdq,pclmulqdq,avx2,avx";
     /// SSE2 alone (the x86_64 baseline): the 4-way ChaCha20 kernel with shift rotations.
     Sse2 = "sse2";
     /// AVX-512 on zmm and ymm/xmm with EVEX (`vprold`): ChaCha20 and Poly1305 assembly kernels.
     Avx512 = "avx512f,avx512vl,avx2,avx";
+    /// AVX alone (VEX encoding): the stitched AES-NI + PCLMULQDQ AES-GCM assembly kernel.
+    Avx = "avx";
+    /// AVX-512 with byte shuffles on zmm (`vpshufb`, AVX512BW): the bitsliced AES assembly kernel.
+    Avx512Bw = "avx512f,avx512bw,avx2,avx";
     /// AVX-512 IFMA (52-bit multiply-add): the Poly1305 IFMA assembly kernel.
     Avx512Ifma = "avx512ifma,avx512f,avx512vl,avx2,avx";
 }

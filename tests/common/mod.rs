@@ -450,8 +450,8 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
 
 /// The AES kernels of x86_64, best first (the portable one is added by [`expected_backends`]):
 /// VAES on zmm needs vaes+aes with AVX-512 F/VL/BW and AVX2; VAES on ymm needs vaes+aes+avx2;
-/// AES-NI needs aes with SSE2..SSE4.1; the bitsliced AVX2 kernel needs avx2 (and avx); vpaes
-/// needs SSSE3.
+/// AES-NI needs aes with SSE2..SSE4.1; the bitsliced AVX-512 kernel needs avx512f, avx512bw
+/// and AVX2; the bitsliced AVX2 kernel needs avx2 (and avx); vpaes needs SSSE3.
 #[cfg(target_arch = "x86_64")]
 fn aes_backends() -> Vec<HwBackend> {
     use std::is_x86_feature_detected as has;
@@ -470,6 +470,11 @@ fn aes_backends() -> Vec<HwBackend> {
         ),
         ("vaes-avx2", vaes_avx2, &["vaes", "aes", "avx2", "avx"]),
         ("aes-ni", aesni, &["aes", "sse2", "ssse3", "sse4.1"]),
+        (
+            "bitsliced-avx512",
+            avx2 && has!("avx512f") && has!("avx512bw"),
+            &["avx512f", "avx512bw", "avx2", "avx"],
+        ),
         ("bitsliced-avx2", avx2, &["avx2", "avx"]),
         ("vpaes-ssse3", ssse3, &["ssse3", "sse2"]),
     ]
@@ -516,14 +521,18 @@ fn aes_backends() -> Vec<HwBackend> {
     ]
 }
 
-/// The AES kernels of armv7: the AArch32 AES instructions (HWCAP2_AES, on NEON registers).
+/// The AES kernels of armv7: the AArch32 AES instructions (HWCAP2_AES, on NEON registers),
+/// the NEON bitsliced kernel.
 #[cfg(target_arch = "arm")]
 fn aes_backends() -> Vec<HwBackend> {
     let (hwcap, hwcap2) = arm_hwcaps();
     // Linux arch/arm/include/uapi/asm/hwcap.h: HWCAP_NEON = 1 << 12, HWCAP2_AES = 1 << 0.
     let neon = hwcap & (1 << 12) != 0;
     let aes = neon && hwcap2 & 1 != 0;
-    vec![("armv7-ce", aes, &["aes", "neon"])]
+    vec![
+        ("armv7-ce", aes, &["aes", "neon"]),
+        ("bitsliced-neon", neon, &["neon"]),
+    ]
 }
 
 /// The GHASH kernels of x86_64, best first (the portable one is added by

@@ -1,5 +1,5 @@
 //! Test support shared by the stitched kernels' tests (`x86_64_vaes.rs`,
-//! `x86_64_vaes_avx2.rs`, `aarch64_ce.rs`): reproducible data, the lengths that cross a
+//! `x86_64_vaes_avx2.rs`, `x86_64_aesni.rs`, `aarch64_ce.rs`): reproducible data, the lengths that cross a
 //! kernel's group boundaries, a block-by-block reference, and the tests of a stitched pair
 //! against non-stitched ones ([`against_unstitched`]).
 

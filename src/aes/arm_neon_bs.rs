@@ -1,0 +1,429 @@
+//! Bitsliced AES on 32-bit ARM NEON ("bitsliced-neon"), for ARMv7 cores without the AES
+//! instructions (Cortex-A7/A8/A9/A15; Cortex-A53/A72 under a 32-bit OS without the crypto
+//! extension, e.g. Raspberry Pi 2/3/4): the safe wrappers of `asm/arm/aes_bs_neon.S` (32-bit
+//! ARM NEON intrinsics are unstable in Rust).
+//!
+//! The assembly runs the fixsliced core of [`super::fixslice`] on eight blocks per batch, one
+//! 128-bit q register per bit of every byte (layout `p = 32·row + 8·column + block`: one
+//! 128-bit lane, so that every MixColumns rotation is a byte move); its header explains the
+//! layout, the bitslicing and the S-box register allocation. Only the parallel operations use
+//! it: ECB, CTR and CBC decryption, in whole batches, a partial last batch padded with zeros.
+//! CBC encryption and IGE are serial (one block at a time) and calls of fewer than
+//! [`SMALL`] bytes are short: both go to the portable [`Soft32`] kernel, which this key
+//! carries expanded from the same key ([`SMALL`] gives the instruction counts behind this).
+//!
+//! The assembly functions are not `#[target_feature]` fns, so the `ArmNeon` token inside
+//! [`NeonBs`] is what proves NEON exists; the `extern` declarations stay private to this
+//! file. The key schedule is [`fixslice::round_keys`] (the same stored round keys as the
+//! portable kernels), spread here into the bitsliced words the assembly adds.
+//!
+//! Constant time: no branch or memory index depends on key, data or keystream; the round
+//! count and the public lengths choose the code path.
+
+use super::fixslice;
+use super::soft32::Soft32;
+use super::{Kernel, ctr_add};
+use crate::cpu::arch::ArmNeon;
+use crate::wipe::wipe;
+
+/// Bytes per batch: eight blocks.
+const BATCH: usize = 128;
+
+/// Calls shorter than this many bytes (one or two blocks) go to [`Soft32`].
+///
+/// Speed cannot be measured under qemu; instructions executed can (`qemu-arm -singlestep
+/// -d exec`, AES-128): a NEON batch executes 2295 (encryption), 2616 (decryption), 2385 (CTR)
+/// or 2636 (CBC decryption) instructions, plus about 40 per call and, for a partial batch,
+/// the copy through a zero-padded buffer; `Soft32` executes about 3700 per two-block batch
+/// and 4100 for a lone block. By count the NEON batch wins from one block on. But cores whose
+/// NEON unit is 64 bits wide (Cortex-A7, A8, A9, A53) take about two cycles for most
+/// q-register instructions, so there a batch costs about what 4600 scalar instructions do:
+/// from three blocks on it wins on every core; for one or two blocks it may lose there and
+/// wins by at most the count's factor of 1.8 elsewhere, so those calls stay on `Soft32`. So
+/// do the serial modes (CBC encryption, IGE: one block per batch), for the same reason.
+const SMALL: usize = 48;
+
+/// Round keys in the layout `struct sched` of aes_bs_neon.S: 15 keys of 8 bitsliced words
+/// (unused ones zero), then Nr at byte 1920. The assembly loads the words with `vldm` and
+/// spills with `:128`-aligned stores on its own frame; 16-byte alignment keeps each word in
+/// one cache line.
+#[repr(C, align(16))]
+struct Sched {
+    rk: [[[u8; 16]; 8]; fixslice::MAX_ROUND_KEYS],
+    nr: u32,
+}
+
+const _: () = assert!(core::mem::offset_of!(Sched, nr) == 1920);
+
+unsafe extern "C" {
+    /// Needs NEON (all of these). `k` is a valid `Sched`; `data` holds `nbatches` batches of
+    /// 8 blocks (128 bytes), any alignment, encrypted in place; `nbatches == 0` is a no-op.
+    fn simdcrypt_aes_bs_enc_neon(k: *const Sched, data: *mut u8, nbatches: usize);
+    /// As above, decrypting.
+    fn simdcrypt_aes_bs_dec_neon(k: *const Sched, data: *mut u8, nbatches: usize);
+    /// XORs E(ctr), E(ctr + 1), … (`ctr` a 128-bit big-endian integer, 16 bytes, read only;
+    /// wraps mod 2^128) into the `nbatches` batches at `data`.
+    fn simdcrypt_aes_bs_ctr_neon(k: *const Sched, ctr: *const u8, data: *mut u8, nbatches: usize);
+    /// CBC decryption of `nbatches` batches; `iv` (16 bytes) becomes the last ciphertext
+    /// block.
+    fn simdcrypt_aes_bs_cbc_dec_neon(k: *const Sched, iv: *mut u8, data: *mut u8, nbatches: usize);
+}
+
+/// An AES key expanded for the NEON bitsliced kernel, and for [`Soft32`] (serial modes and
+/// short calls).
+pub(crate) struct NeonBs {
+    t: ArmNeon,
+    k: Sched,
+    serial: Soft32,
+}
+
+impl NeonBs {
+    /// Expands a 16-, 24- or 32-byte key.
+    pub(crate) fn new(t: ArmNeon, key: &[u8]) -> Self {
+        assert!(matches!(key.len(), 16 | 24 | 32));
+        let (mut keys, n) = fixslice::round_keys(key);
+        let mut k = Sched {
+            rk: [[[0; 16]; 8]; fixslice::MAX_ROUND_KEYS],
+            nr: (n - 1) as u32,
+        };
+        // Stored byte (row r, column s) of key i is `keys[i][4s + r]`; word b of the
+        // assembly's key i has it at byte 4r + s, as 0xff if its bit b is set (without a
+        // branch: 0 - bit).
+        for (words, key) in k.rk.iter_mut().zip(&keys).take(n) {
+            for (b, word) in words.iter_mut().enumerate() {
+                for r in 0..4 {
+                    for s in 0..4 {
+                        word[4 * r + s] = 0u8.wrapping_sub((key[4 * s + r] >> b) & 1);
+                    }
+                }
+            }
+        }
+        wipe(&mut keys);
+        NeonBs {
+            t,
+            k,
+            serial: Soft32::new(key),
+        }
+    }
+}
+
+impl Drop for NeonBs {
+    fn drop(&mut self) {
+        wipe(&mut self.k.rk);
+        // `serial` wipes its own keys.
+    }
+}
+
+/// Which whole-batch assembly function [`batches`] runs.
+#[derive(Clone, Copy)]
+enum Op {
+    Encrypt,
+    Decrypt,
+}
+
+/// ECB over `data` (whole blocks): the whole batches in one call, a partial last batch
+/// through a zero-padded buffer.
+fn batches(_t: ArmNeon, k: &Sched, op: Op, data: &mut [u8]) {
+    let f = match op {
+        Op::Encrypt => simdcrypt_aes_bs_enc_neon,
+        Op::Decrypt => simdcrypt_aes_bs_dec_neon,
+    };
+    let n = data.len() / BATCH;
+    let (whole, rest) = data.split_at_mut(n * BATCH);
+    // SAFETY: the token proves NEON; `k` is a complete schedule; the kernel reads and writes
+    // exactly the n batches of `whole`, which we borrow mutably.
+    unsafe { f(k, whole.as_mut_ptr(), n) };
+    if !rest.is_empty() {
+        let mut buf = [0u8; BATCH];
+        buf[..rest.len()].copy_from_slice(rest);
+        // SAFETY: as above, one batch of `buf`.
+        unsafe { f(k, buf.as_mut_ptr(), 1) };
+        rest.copy_from_slice(&buf[..rest.len()]);
+        wipe(&mut buf);
+    }
+}
+
+/// CTR over `data` (whole blocks) from counter block `ctr`, advanced by the number of
+/// blocks (mod 2^128).
+fn ctr(_t: ArmNeon, k: &Sched, ctr: &mut [u8; 16], data: &mut [u8]) {
+    let n = data.len() / BATCH;
+    let (whole, rest) = data.split_at_mut(n * BATCH);
+    // SAFETY: the token proves NEON; `k` is a complete schedule; `ctr` is 16 readable bytes;
+    // the kernel reads and writes exactly the n batches of `whole`.
+    unsafe { simdcrypt_aes_bs_ctr_neon(k, ctr.as_ptr(), whole.as_mut_ptr(), n) };
+    ctr_add(ctr, (n * 8) as u128);
+    if !rest.is_empty() {
+        let mut buf = [0u8; BATCH];
+        buf[..rest.len()].copy_from_slice(rest);
+        // SAFETY: as above, one batch of `buf`.
+        unsafe { simdcrypt_aes_bs_ctr_neon(k, ctr.as_ptr(), buf.as_mut_ptr(), 1) };
+        rest.copy_from_slice(&buf[..rest.len()]);
+        ctr_add(ctr, (rest.len() / 16) as u128);
+        wipe(&mut buf);
+    }
+}
+
+/// CBC decryption of `data` (whole blocks); `iv` becomes the last ciphertext block.
+fn cbc_decrypt(_t: ArmNeon, k: &Sched, iv: &mut [u8; 16], data: &mut [u8]) {
+    let n = data.len() / BATCH;
+    let (whole, rest) = data.split_at_mut(n * BATCH);
+    // SAFETY: the token proves NEON; `k` is a complete schedule; `iv` is the 16 bytes the
+    // kernel reads and writes; it transforms exactly the n batches of `whole`.
+    unsafe { simdcrypt_aes_bs_cbc_dec_neon(k, iv.as_mut_ptr(), whole.as_mut_ptr(), n) };
+    if !rest.is_empty() {
+        let m = rest.len();
+        let mut last = [0u8; 16];
+        last.copy_from_slice(&rest[m - 16..]);
+        let mut buf = [0u8; BATCH];
+        buf[..m].copy_from_slice(rest);
+        // SAFETY: as above, one batch of `buf` (its padding decrypts to garbage that is
+        // dropped; the chaining value it leaves in `iv` is replaced below).
+        unsafe { simdcrypt_aes_bs_cbc_dec_neon(k, iv.as_mut_ptr(), buf.as_mut_ptr(), 1) };
+        rest.copy_from_slice(&buf[..m]);
+        *iv = last;
+        wipe(&mut buf);
+    }
+}
+
+impl Kernel for NeonBs {
+    fn encrypt(&self, data: &mut [u8]) {
+        debug_assert_eq!(data.len() % 16, 0);
+        if data.len() < SMALL {
+            return self.serial.encrypt(data);
+        }
+        batches(self.t, &self.k, Op::Encrypt, data);
+    }
+
+    fn decrypt(&self, data: &mut [u8]) {
+        debug_assert_eq!(data.len() % 16, 0);
+        if data.len() < SMALL {
+            return self.serial.decrypt(data);
+        }
+        batches(self.t, &self.k, Op::Decrypt, data);
+    }
+
+    fn ctr(&self, c: &mut [u8; 16], data: &mut [u8]) {
+        debug_assert_eq!(data.len() % 16, 0);
+        if data.len() < SMALL {
+            return self.serial.ctr(c, data);
+        }
+        ctr(self.t, &self.k, c, data);
+    }
+
+    fn cbc_encrypt(&self, iv: &mut [u8; 16], data: &mut [u8]) {
+        self.serial.cbc_encrypt(iv, data)
+    }
+
+    fn cbc_decrypt(&self, iv: &mut [u8; 16], data: &mut [u8]) {
+        debug_assert_eq!(data.len() % 16, 0);
+        if data.len() < SMALL {
+            return self.serial.cbc_decrypt(iv, data);
+        }
+        cbc_decrypt(self.t, &self.k, iv, data);
+    }
+
+    fn ige_encrypt(&self, iv: &mut [u8; 32], data: &mut [u8]) {
+        self.serial.ige_encrypt(iv, data)
+    }
+
+    fn ige_decrypt(&self, iv: &mut [u8; 32], data: &mut [u8]) {
+        self.serial.ige_decrypt(iv, data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::super::fixslice::tests::{Rng, cross_check, known_answers};
+    use super::super::soft64::Soft64;
+    use super::*;
+    use crate::abi_test::abi_call;
+    use crate::cpu::Features;
+    use std::vec::Vec;
+
+    fn token() -> Option<ArmNeon> {
+        let t = Features::hardware().get::<ArmNeon>();
+        if t.is_none() {
+            std::eprintln!("aes bitsliced-neon: CPU has no NEON; kernel not tested");
+        }
+        t
+    }
+
+    /// The NEON paths alone, for every length (the `Kernel` impl of [`NeonBs`] sends short
+    /// calls and the serial modes to `Soft32`; here CBC encryption and IGE run the default
+    /// methods over one-block NEON batches).
+    struct NeonOnly(NeonBs);
+
+    impl Kernel for NeonOnly {
+        fn encrypt(&self, data: &mut [u8]) {
+            batches(self.0.t, &self.0.k, Op::Encrypt, data);
+        }
+
+        fn decrypt(&self, data: &mut [u8]) {
+            batches(self.0.t, &self.0.k, Op::Decrypt, data);
+        }
+
+        fn ctr(&self, c: &mut [u8; 16], data: &mut [u8]) {
+            ctr(self.0.t, &self.0.k, c, data);
+        }
+
+        fn cbc_decrypt(&self, iv: &mut [u8; 16], data: &mut [u8]) {
+            cbc_decrypt(self.0.t, &self.0.k, iv, data);
+        }
+    }
+
+    #[test]
+    fn fips197_and_sp800_38a() {
+        let Some(t) = token() else { return };
+        known_answers(|key| NeonBs::new(t, key));
+        known_answers(|key| NeonOnly(NeonBs::new(t, key)));
+    }
+
+    #[test]
+    fn cross_check_portable() {
+        let Some(t) = token() else { return };
+        cross_check(|key| NeonBs::new(t, key), Soft32::new);
+        cross_check(|key| NeonOnly(NeonBs::new(t, key)), Soft64::new);
+    }
+
+    /// ECB, CTR and CBC decryption of every whole-block length up to 600 bytes (none of
+    /// whose tails past the 128-byte batches is left out), at offsets 0-3 from an aligned
+    /// buffer, in place, against `Soft32`: counters whose low 32 bits, low 64 bits or all
+    /// 128 bits wrap inside the call.
+    #[test]
+    fn lengths_offsets_and_counter_wraps() {
+        let Some(t) = token() else { return };
+        let mut rng = Rng(0x5eed);
+        for key_len in [16, 24, 32] {
+            let mut key = [0u8; 32];
+            rng.fill(&mut key[..key_len]);
+            let ours = NeonBs::new(t, &key[..key_len]);
+            let neon = NeonOnly(NeonBs::new(t, &key[..key_len]));
+            let soft = Soft32::new(&key[..key_len]);
+            for len in (0..=600).step_by(16) {
+                let off = len / 16 % 4;
+                let mut buf = std::vec![0u8; len + off];
+                rng.fill(&mut buf);
+                let data = buf[off..].to_vec();
+                let what = |m: &str| std::format!("{m}, key {key_len}, {len} bytes");
+                for k in [&ours as &dyn Kernel, &neon] {
+                    let mut want = data.clone();
+                    soft.encrypt(&mut want);
+                    let mut x = buf.clone();
+                    k.encrypt(&mut x[off..]);
+                    assert_eq!(x[off..], want, "{}", what("encrypt"));
+                    k.decrypt(&mut x[off..]);
+                    assert_eq!(x[off..], data, "{}", what("decrypt"));
+
+                    for c in [
+                        0u128,
+                        0xffff_fffd,
+                        0x0123_4567_89ab_cdef_ffff_ffff_ffff_fffa,
+                        u128::MAX - 3,
+                        u128::MAX,
+                    ] {
+                        let (mut ca, mut cb) = (c.to_be_bytes(), c.to_be_bytes());
+                        let mut want = data.clone();
+                        soft.ctr(&mut cb, &mut want);
+                        let mut x = buf.clone();
+                        k.ctr(&mut ca, &mut x[off..]);
+                        assert_eq!(x[off..], want, "{} {c:x}", what("ctr"));
+                        assert_eq!(ca, cb, "{} {c:x}", what("ctr counter"));
+                    }
+
+                    let mut iv = [0u8; 16];
+                    rng.fill(&mut iv);
+                    let (mut va, mut vb) = (iv, iv);
+                    let mut want = data.clone();
+                    soft.cbc_decrypt(&mut vb, &mut want);
+                    let mut x = buf.clone();
+                    k.cbc_decrypt(&mut va, &mut x[off..]);
+                    assert_eq!(x[off..], want, "{}", what("cbc_decrypt"));
+                    assert_eq!(va, vb, "{}", what("cbc_decrypt iv"));
+                }
+            }
+        }
+    }
+
+    /// The key words: word b of key i has 0xff at byte 4r + s exactly where bit b of the
+    /// stored byte (row r, column s) of `fixslice::round_keys` is set, 0 elsewhere.
+    #[test]
+    fn key_words_match_round_keys() {
+        let Some(t) = token() else { return };
+        let key: Vec<u8> = (0..32u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
+        for len in [16, 24, 32] {
+            let k = NeonBs::new(t, &key[..len]);
+            let (keys, n) = fixslice::round_keys(&key[..len]);
+            assert_eq!(k.k.nr as usize, n - 1);
+            for (i, (words, stored)) in k.k.rk.iter().zip(&keys).enumerate() {
+                for (b, word) in words.iter().enumerate() {
+                    for r in 0..4 {
+                        for s in 0..4 {
+                            let bit = i < n && (stored[4 * s + r] >> b) & 1 == 1;
+                            let want = if bit { 0xff } else { 0 };
+                            assert_eq!(word[4 * r + s], want, "{len} {i} {b} {r} {s}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every entry point through the ABI harness (callee-saved r4-r11, d8-d15 and sp
+    /// preserved), for each key size and 0, 1, 2 batches, with results checked against the
+    /// wrappers (which `cross_check` checks against the portable kernels).
+    #[test]
+    fn abi() {
+        let Some(t) = token() else { return };
+        let mut rng = Rng(99);
+        for klen in [16usize, 24, 32] {
+            let mut key = [0u8; 32];
+            rng.fill(&mut key[..klen]);
+            let k = NeonBs::new(t, &key[..klen]);
+            let sched = &k.k as *const Sched as usize;
+            for n in [0usize, 1, 2] {
+                let mut data = std::vec![0u8; n * BATCH];
+                rng.fill(&mut data);
+                let mut iv = [0u8; 16];
+                rng.fill(&mut iv);
+
+                for (f, op) in [
+                    (simdcrypt_aes_bs_enc_neon as *const (), Op::Encrypt),
+                    (simdcrypt_aes_bs_dec_neon as *const (), Op::Decrypt),
+                ] {
+                    let mut want = data.clone();
+                    batches(t, &k.k, op, &mut want);
+                    let mut d = data.clone();
+                    // SAFETY: the token proves NEON; a complete schedule and n batches of
+                    // data, as the wrappers pass them.
+                    let (_, rep) = unsafe { abi_call(f, &[sched, d.as_mut_ptr() as usize, n]) };
+                    rep.assert_clean();
+                    assert_eq!(d, want, "ecb {klen} {n}");
+                }
+
+                let mut want = data.clone();
+                let mut c = iv;
+                ctr(t, &k.k, &mut c, &mut want);
+                let mut d = data.clone();
+                let args = [sched, iv.as_ptr() as usize, d.as_mut_ptr() as usize, n];
+                // SAFETY: as above; the counter is 16 readable bytes.
+                let (_, rep) = unsafe { abi_call(simdcrypt_aes_bs_ctr_neon as *const (), &args) };
+                rep.assert_clean();
+                assert_eq!(d, want, "ctr {klen} {n}");
+
+                let mut want = data.clone();
+                let mut want_iv = iv;
+                cbc_decrypt(t, &k.k, &mut want_iv, &mut want);
+                let mut d = data.clone();
+                let mut v = iv;
+                let args = [sched, v.as_mut_ptr() as usize, d.as_mut_ptr() as usize, n];
+                // SAFETY: as above; the iv is 16 writable bytes.
+                let (_, rep) =
+                    unsafe { abi_call(simdcrypt_aes_bs_cbc_dec_neon as *const (), &args) };
+                rep.assert_clean();
+                assert_eq!(d, want, "cbc {klen} {n}");
+                assert_eq!(v, want_iv, "cbc iv {klen} {n}");
+            }
+        }
+    }
+}
