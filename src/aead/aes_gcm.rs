@@ -54,8 +54,9 @@ use crate::wipe::{wipe, wipe_slice};
 #[cfg(target_arch = "aarch64")]
 #[allow(unsafe_code)]
 mod aarch64_ce;
-/// Test support shared by the stitched kernels' tests.
+/// Test support shared by the stitched kernels' tests (`unsafe`: the x86_64 kernels' ABI calls).
 #[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[allow(unsafe_code)]
 mod stitched_tests;
 /// Stitched AES-GCM: AES-NI + PCLMULQDQ on xmm (VEX, needs AVX), 8 blocks per iteration, any
 /// whole number of blocks from 8 on (asm/x86_64/aes_gcm_aesni.S).

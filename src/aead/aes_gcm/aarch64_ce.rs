@@ -508,11 +508,11 @@ unsafe fn open_groups<const NR: usize>(
 #[cfg(test)]
 mod tests {
     extern crate std;
-    use super::super::stitched_tests::{Rng, against_unstitched, reference};
+    use super::super::stitched_tests::{Rng, against_unstitched, reference, with_keys};
     use super::*;
     use crate::aead::Aes128Gcm;
+    use crate::aes::Aes128;
     use crate::aes::sealed::Sealed;
-    use crate::aes::{Aes128, Aes192, Aes256};
     use crate::cpu::Features;
     use std::vec::Vec;
 
@@ -548,68 +548,52 @@ mod tests {
         let mut rng = Rng(0x6c6d);
         for klen in [16usize, 24, 32] {
             let key = rng.bytes(klen);
-            let (a128, a192, a256);
-            let c: &Cipher = match klen {
-                16 => {
-                    a128 = Aes128::new_with(f, &key.clone().try_into().unwrap());
-                    a128.cipher()
+            with_keys(f, &key, |c, h, g| {
+                let s = Stitched::new(c, g).unwrap();
+                let mut cases = Vec::new();
+                for wrap_at in 0..=2 * GROUP as u32 {
+                    cases.push((0u32.wrapping_sub(wrap_at), 3 * GROUP));
                 }
-                24 => {
-                    a192 = Aes192::new_with(f, &key.clone().try_into().unwrap());
-                    a192.cipher()
+                cases.extend([
+                    (2, GROUP),
+                    (0xffff_fff8, GROUP),
+                    (0xffff_ffff, GROUP),
+                    (0x7fff_fffc, 2 * GROUP),
+                    (0x1234_56ff, 5 * GROUP),
+                    (0xffff_ff00, 40 * GROUP),
+                ]);
+                for (low, blocks) in cases {
+                    let mut ctr: [u8; 16] = rng.bytes(16).try_into().unwrap();
+                    ctr[12..].copy_from_slice(&low.to_be_bytes());
+                    let y0: [u8; 16] = rng.bytes(16).try_into().unwrap();
+                    let pt = rng.bytes(16 * blocks);
+                    let (want_c, want_y, want_ctr) = reference(c, h, &ctr, &y0, &pt);
+                    for open in [false, true] {
+                        let mut buf = if open { want_c.clone() } else { pt.clone() };
+                        let (mut y, mut cb) = (y0, ctr);
+                        s.run(open, &mut cb, &mut y, &mut buf);
+                        let want = if open { &pt } else { &want_c };
+                        assert_eq!(&buf, want, "{klen} {low:#x} {blocks} open {open}");
+                        assert_eq!(y, want_y, "{klen} {low:#x} {blocks} open {open}: Y");
+                        assert_eq!(
+                            cb, want_ctr,
+                            "{klen} {low:#x} {blocks} open {open}: counter"
+                        );
+                    }
                 }
-                _ => {
-                    a256 = Aes256::new_with(f, &key.clone().try_into().unwrap());
-                    a256.cipher()
+                // `seal`/`open` do the whole groups only, and nothing for another pair.
+                let other_c = Aes128::new_with(others[1], &[1; 16]);
+                let other_g = ghash::Key::new(others[0], &h);
+                for len in [0usize, 1, 127, 128, 129, 255, 256, 1000] {
+                    let want = len / GROUP_BYTES * GROUP_BYTES;
+                    let mut buf = std::vec![0u8; len];
+                    let (mut ctr, mut y) = ([0u8; 16], [0u8; 16]);
+                    assert_eq!(seal(c, &g, &mut ctr, &mut y, &mut buf), want, "{len}");
+                    assert_eq!(open(c, &g, &mut ctr, &mut y, &mut buf), want, "{len}");
+                    assert_eq!(seal(c, &other_g, &mut ctr, &mut y, &mut buf), 0);
+                    assert_eq!(open(other_c.cipher(), &g, &mut ctr, &mut y, &mut buf), 0);
                 }
-            };
-            let mut h = [0u8; 16];
-            c.encrypt(&mut h);
-            let g = ghash::Key::new(f, &h);
-            let s = Stitched::new(c, &g).unwrap();
-            let mut cases = Vec::new();
-            for wrap_at in 0..=2 * GROUP as u32 {
-                cases.push((0u32.wrapping_sub(wrap_at), 3 * GROUP));
-            }
-            cases.extend([
-                (2, GROUP),
-                (0xffff_fff8, GROUP),
-                (0xffff_ffff, GROUP),
-                (0x7fff_fffc, 2 * GROUP),
-                (0x1234_56ff, 5 * GROUP),
-                (0xffff_ff00, 40 * GROUP),
-            ]);
-            for (low, blocks) in cases {
-                let mut ctr: [u8; 16] = rng.bytes(16).try_into().unwrap();
-                ctr[12..].copy_from_slice(&low.to_be_bytes());
-                let y0: [u8; 16] = rng.bytes(16).try_into().unwrap();
-                let pt = rng.bytes(16 * blocks);
-                let (want_c, want_y, want_ctr) = reference(c, &h, &ctr, &y0, &pt);
-                for open in [false, true] {
-                    let mut buf = if open { want_c.clone() } else { pt.clone() };
-                    let (mut y, mut cb) = (y0, ctr);
-                    s.run(open, &mut cb, &mut y, &mut buf);
-                    let want = if open { &pt } else { &want_c };
-                    assert_eq!(&buf, want, "{klen} {low:#x} {blocks} open {open}");
-                    assert_eq!(y, want_y, "{klen} {low:#x} {blocks} open {open}: Y");
-                    assert_eq!(
-                        cb, want_ctr,
-                        "{klen} {low:#x} {blocks} open {open}: counter"
-                    );
-                }
-            }
-            // `seal`/`open` do the whole groups only, and nothing for another pair.
-            let other_c = Aes128::new_with(others[1], &[1; 16]);
-            let other_g = ghash::Key::new(others[0], &h);
-            for len in [0usize, 1, 127, 128, 129, 255, 256, 1000] {
-                let want = len / GROUP_BYTES * GROUP_BYTES;
-                let mut buf = std::vec![0u8; len];
-                let (mut ctr, mut y) = ([0u8; 16], [0u8; 16]);
-                assert_eq!(seal(c, &g, &mut ctr, &mut y, &mut buf), want, "{len}");
-                assert_eq!(open(c, &g, &mut ctr, &mut y, &mut buf), want, "{len}");
-                assert_eq!(seal(c, &other_g, &mut ctr, &mut y, &mut buf), 0);
-                assert_eq!(open(other_c.cipher(), &g, &mut ctr, &mut y, &mut buf), 0);
-            }
+            });
         }
     }
 }

@@ -6,7 +6,8 @@
 extern crate std;
 use std::vec::Vec;
 
-use crate::aes::sealed::Cipher;
+use crate::aes::sealed::{Cipher, Sealed};
+use crate::aes::{Aes128, Aes192, Aes256};
 use crate::cpu::Features;
 use crate::ghash;
 
@@ -42,6 +43,34 @@ pub(super) fn lens(rng: &mut Rng, group_bytes: usize) -> Vec<usize> {
         v.push((rng.next() % 4097) as usize);
     }
     v
+}
+
+/// Runs `body` with the AES key of `key` (16, 24 or 32 bytes) for the features `f`, `H =
+/// E_K(0^128)` and the GHASH key of `H`: what the tests of a kernel alone start from.
+pub(super) fn with_keys(
+    f: Features,
+    key: &[u8],
+    body: impl FnOnce(&Cipher, &[u8; 16], &ghash::Key),
+) {
+    let (a128, a192, a256);
+    let c: &Cipher = match key.len() {
+        16 => {
+            a128 = Aes128::new_with(f, key.try_into().unwrap());
+            a128.cipher()
+        }
+        24 => {
+            a192 = Aes192::new_with(f, key.try_into().unwrap());
+            a192.cipher()
+        }
+        _ => {
+            a256 = Aes256::new_with(f, key.try_into().unwrap());
+            a256.cipher()
+        }
+    };
+    let mut h = [0u8; 16];
+    c.encrypt(&mut h);
+    let g = ghash::Key::new(f, &h);
+    body(c, &h, &g)
 }
 
 /// `inc32` over `pt` block by block (the last one maybe partial) from `ctr`, and GHASH of the
@@ -140,3 +169,57 @@ macro_rules! against_unstitched {
     };
 }
 pub(super) use against_unstitched;
+
+/// One call of an x86_64 stitched entry point (`(rk, nr, state, data, count, powers)`, as its
+/// wrapper's `run` passes them), for [`check_x86_call`].
+#[cfg(target_arch = "x86_64")]
+pub(super) struct X86Call<'a> {
+    /// The entry point.
+    pub(super) f: *const (),
+    /// The AES-NI schedule and Nr.
+    pub(super) rk: &'a [[u8; 16]; 15],
+    pub(super) nr: usize,
+    /// The GHASH powers table.
+    pub(super) powers: &'a ghash::Powers,
+    /// The text it reads, and its fifth argument for that text (bytes or blocks).
+    pub(super) src: &'a [u8],
+    pub(super) count: usize,
+    /// Y and the counter block on entry.
+    pub(super) y: [u8; 16],
+    pub(super) ctr: [u8; 16],
+}
+
+/// Runs `c` through the ABI checker on a copy of its text at an odd address between two guard
+/// bytes, and checks the text, Y and the counter block it leaves against `want` (`what` names
+/// the case in a failure).
+///
+/// # Safety
+/// The CPU has what `c.f` needs, and `c` is a valid call of it (its wrapper's contract).
+#[cfg(target_arch = "x86_64")]
+pub(super) unsafe fn check_x86_call(
+    c: &X86Call<'_>,
+    want: (&[u8], [u8; 16], [u8; 16]),
+    what: &str,
+) {
+    let n = c.src.len();
+    let mut buf = std::vec![0xeeu8; n + 2];
+    buf[1..=n].copy_from_slice(c.src);
+    // The kernels' `struct state`: Y, then the counter block.
+    let mut st: [[u8; 16]; 2] = [c.y, c.ctr];
+    let args = [
+        c.rk.as_ptr() as usize,
+        c.nr,
+        st.as_mut_ptr() as usize,
+        buf[1..].as_mut_ptr() as usize,
+        c.count,
+        core::ptr::from_ref(c.powers) as usize,
+    ];
+    // SAFETY: the caller's contract; `st` is the 32 writable bytes of the state and `buf[1..]`
+    // holds the `n` bytes of text.
+    let (_, rep) = unsafe { crate::abi_test::abi_call(c.f, &args) };
+    rep.assert_clean();
+    assert_eq!(&buf[1..=n], want.0, "{what}: text");
+    assert_eq!((buf[0], buf[n + 1]), (0xee, 0xee), "{what}: guard bytes");
+    assert_eq!(st[0], want.1, "{what}: Y");
+    assert_eq!(st[1], want.2, "{what}: counter");
+}

@@ -166,12 +166,11 @@ pub(super) fn open(
 #[cfg(test)]
 mod tests {
     extern crate std;
-    use super::super::stitched_tests::{Rng, against_unstitched, reference};
+    use super::super::stitched_tests::{
+        Rng, X86Call, against_unstitched, check_x86_call, reference, with_keys,
+    };
     use super::*;
-    use crate::abi_test::abi_call;
     use crate::aead::Aes128Gcm;
-    use crate::aes::sealed::Sealed;
-    use crate::aes::{Aes128, Aes192, Aes256};
     use crate::cpu::Features;
 
     /// The pair's name.
@@ -205,74 +204,50 @@ mod tests {
         let mut rng = Rng(78);
         for klen in [16usize, 24, 32] {
             let key = rng.bytes(klen);
-            let (a128, a192, a256);
-            let c: &Cipher = match klen {
-                16 => {
-                    a128 = Aes128::new_with(f, &key.clone().try_into().unwrap());
-                    a128.cipher()
-                }
-                24 => {
-                    a192 = Aes192::new_with(f, &key.clone().try_into().unwrap());
-                    a192.cipher()
-                }
-                _ => {
-                    a256 = Aes256::new_with(f, &key.clone().try_into().unwrap());
-                    a256.cipher()
-                }
-            };
-            let mut h = [0u8; 16];
-            c.encrypt(&mut h);
-            let g = ghash::Key::new(f, &h);
-            let s = Stitched::new(c, &g).unwrap();
-            for (low, groups) in [
-                (0xffff_fff0u32, 1usize),
-                (0xffff_ffe1, 2),
-                (0xffff_ffff, 3),
-                (0xffff_fffe, 1),
-                (2, 1),
-                (2, 17),
-                (0x7fff_fff8, 2),
-                (0x1234_56ef, 3),
-                (0x1234_56f0, 2),
-                (0x1234_56f1, 2),
-                (0x1234_56e0, 4),
-                (0xffff_ff00, 20),
-            ] {
-                let n = groups * GROUP * 16;
-                let mut ctr: [u8; 16] = rng.bytes(16).try_into().unwrap();
-                ctr[12..].copy_from_slice(&low.to_be_bytes());
-                let y0: [u8; 16] = rng.bytes(16).try_into().unwrap();
-                let pt = rng.bytes(n);
-                let (want_c, want_y, want_ctr) = reference(c, &h, &ctr, &y0, &pt);
-                for (enc, f) in [
-                    (true, simdcrypt_aes_gcm_enc_vaes256 as GcmFn),
-                    (false, simdcrypt_aes_gcm_dec_vaes256 as GcmFn),
+            with_keys(f, &key, |c, h, g| {
+                let s = Stitched::new(c, g).unwrap();
+                for (low, groups) in [
+                    (0xffff_fff0u32, 1usize),
+                    (0xffff_ffe1, 2),
+                    (0xffff_ffff, 3),
+                    (0xffff_fffe, 1),
+                    (2, 1),
+                    (2, 17),
+                    (0x7fff_fff8, 2),
+                    (0x1234_56ef, 3),
+                    (0x1234_56f0, 2),
+                    (0x1234_56f1, 2),
+                    (0x1234_56e0, 4),
+                    (0xffff_ff00, 20),
                 ] {
-                    // Unaligned, with a guard byte on each side.
-                    let mut buf = std::vec![0xeeu8; n + 2];
-                    let src = if enc { &pt } else { &want_c };
-                    buf[1..=n].copy_from_slice(src);
-                    let mut st = State { y: y0, ctr };
-                    let args = [
-                        s.rk.as_ptr() as usize,
-                        s.nr,
-                        core::ptr::from_mut(&mut st) as usize,
-                        buf[1..].as_mut_ptr() as usize,
-                        n / 16,
-                        core::ptr::from_ref(s.powers) as usize,
-                    ];
-                    // SAFETY: the tokens in `s` prove the features; the arguments are what
-                    // `Stitched::run` passes: the schedule, Nr, 32 writable state bytes,
-                    // `n / 16` blocks (a multiple of 16) inside `buf`, the powers table.
-                    let (_, rep) = unsafe { abi_call(f as *const (), &args) };
-                    rep.assert_clean();
-                    let want = if enc { &want_c } else { &pt };
-                    assert_eq!(&buf[1..=n], &want[..], "{klen} {low:#x} {n} {enc}");
-                    assert_eq!((buf[0], buf[n + 1]), (0xee, 0xee), "{n} guard bytes");
-                    assert_eq!(st.y, want_y, "{klen} {low:#x} {n} {enc}: Y");
-                    assert_eq!(st.ctr, want_ctr, "{klen} {low:#x} {n} {enc}: counter");
+                    let n = groups * GROUP * 16;
+                    let mut ctr: [u8; 16] = rng.bytes(16).try_into().unwrap();
+                    ctr[12..].copy_from_slice(&low.to_be_bytes());
+                    let y0: [u8; 16] = rng.bytes(16).try_into().unwrap();
+                    let pt = rng.bytes(n);
+                    let (want_c, want_y, want_ctr) = reference(c, h, &ctr, &y0, &pt);
+                    for (enc, f) in [
+                        (true, simdcrypt_aes_gcm_enc_vaes256 as GcmFn),
+                        (false, simdcrypt_aes_gcm_dec_vaes256 as GcmFn),
+                    ] {
+                        let (src, want) = if enc { (&pt, &want_c) } else { (&want_c, &pt) };
+                        let call = X86Call {
+                            f: f as *const (),
+                            rk: s.rk,
+                            nr: s.nr,
+                            powers: s.powers,
+                            src,
+                            count: n / 16,
+                            y: y0,
+                            ctr,
+                        };
+                        let what = std::format!("{klen} {low:#x} {n} {enc}");
+                        // SAFETY: the tokens in `s` prove the features; the arguments are what
+                        // `Stitched::run` passes.
+                        unsafe { check_x86_call(&call, (want, want_y, want_ctr), &what) };
+                    }
                 }
-            }
+            });
         }
     }
 }
