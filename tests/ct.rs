@@ -4,7 +4,7 @@
 //! marked *undefined* with a memcheck client request
 //! before it reaches the library; memcheck then reports any conditional branch on it
 //! ("Conditional jump or move depends on uninitialised value(s)") and any memory address
-//! computed from it ("Use of uninitialised value of size 8"). Results are marked defined again
+//! computed from it ("Use of uninitialised value of size 8", 4 on armv7). Results are marked defined again
 //! (declassified) only at the end, just before they are compared with the portable kernel's
 //! result. Nothing else is declassified, except the library's own MAC verdict byte
 //! (`ct::declassify`), which is public by design.
@@ -935,7 +935,7 @@ fn canary_secret_branch() {
 }
 
 /// Canary: a table lookup at a secret index. Under valgrind it MUST be reported ("Use of
-/// uninitialised value of size 8").
+/// uninitialised value of size 8", 4 on armv7).
 #[test]
 #[ignore = "canary: must be reported by valgrind; run by the CI's constant-time step"]
 fn canary_secret_index() {

@@ -8,7 +8,7 @@
 //! `simdcrypt::__ctgrind`. The assembly lives here only.
 //!
 //! A client request is a "special instruction preamble" that does nothing on a real CPU
-//! (rotations of one register totalling 128 bits, then a no-op exchange or or), which
+//! (rotations of one register totalling twice its width, then a no-op exchange or or), which
 //! valgrind's JIT recognises (valgrind.h, `VALGRIND_DO_CLIENT_REQUEST_EXPR`). The request
 //! reads a block of six machine words `[request, arg1, .., arg5]` through a pointer and
 //! returns its result in a register that holds `default` on entry, so that natively the
@@ -75,7 +75,26 @@ unsafe fn request(default: usize, req: usize, a: [usize; 5]) -> usize {
             options(nostack),
         );
     }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    #[cfg(target_arch = "arm")]
+    // SAFETY: the four rotations of r12 total 64 bits (twice 32) and `orr r10, r10, r10`
+    // leaves r10 as it is; none of them sets the flags (no `s` suffix), so natively nothing
+    // changes. Under valgrind the result is written to r3, declared inout, and the request
+    // reads the six words of `args` through r4. The preamble is the A32 (ARM state) one of
+    // valgrind.h; rustc emits A32 code for armv7-unknown-linux-gnueabihf, and valgrind also
+    // recognises the same mnemonics assembled as Thumb-2 (`mov.w`, `orr.w`).
+    unsafe {
+        core::arch::asm!(
+            "mov r12, r12, ror #3",
+            "mov r12, r12, ror #13",
+            "mov r12, r12, ror #29",
+            "mov r12, r12, ror #19",
+            "orr r10, r10, r10",
+            inout("r3") r,
+            in("r4") args.as_ptr(),
+            options(nostack),
+        );
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm")))]
     let _ = args; // valgrind does not run the other targets we build for: a no-op.
     r
 }
