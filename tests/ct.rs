@@ -4,10 +4,10 @@
 //! marked *undefined* with a memcheck client request
 //! before it reaches the library; memcheck then reports any conditional branch on it
 //! ("Conditional jump or move depends on uninitialised value(s)") and any memory address
-//! computed from it ("Use of uninitialised value of size 8", 4 on armv7). Results are marked defined again
-//! (declassified) only at the end, just before they are compared with the portable kernel's
-//! result. Nothing else is declassified, except the library's own MAC verdict byte
-//! (`ct::declassify`), which is public by design.
+//! computed from it ("Use of uninitialised value of size 8", 4 on armv7). Results are marked
+//! defined again (declassified) only at the end, just before they are compared with the
+//! portable kernel's result. Nothing else is declassified, except the library's own MAC
+//! verdict byte (`ct::declassify`), which is public by design.
 //!
 //! Natively these are ordinary functional tests: every request is a no-op. The CI's
 //! constant-time step builds with `RUSTFLAGS="--cfg simdcrypt_ctgrind"` (which turns the

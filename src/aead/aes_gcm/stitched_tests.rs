@@ -1,6 +1,7 @@
-//! Test support shared by the stitched kernels' tests (`x86_64_vaes.rs`,
-//! `x86_64_vaes_avx2.rs`, `x86_64_aesni.rs`, `aarch64_ce.rs`): reproducible data, the lengths that cross a
-//! kernel's group boundaries, a block-by-block reference, and the tests of a stitched pair
+//! Test support shared by the stitched kernels' tests (`x86_64_vaes.rs`, `x86_64_vaes_avx2.rs`,
+//! `x86_64_aesni.rs`, `aarch64_ce.rs`): reproducible data, the lengths that cross a kernel's
+//! group boundaries, a block-by-block reference, the keys of every size ([`with_keys`]), one
+//! checked call of an x86_64 kernel ([`check_x86_call`]), and the tests of a stitched pair
 //! against non-stitched ones ([`against_unstitched`]).
 
 extern crate std;
