@@ -58,6 +58,30 @@ mod aarch64_ce;
 #[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
 #[allow(unsafe_code)]
 mod stitched_tests;
+/// `struct state` of the x86_64 stitched kernels' assembly: the running GHASH value and the
+/// next counter block, both in SP 800-38D byte order; a kernel advances both.
+#[cfg(target_arch = "x86_64")]
+#[repr(C)]
+struct State {
+    y: [u8; 16],
+    ctr: [u8; 16],
+}
+
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(core::mem::size_of::<State>() == 32);
+
+/// The signature of every x86_64 stitched entry point: round keys, Nr, the state, the text,
+/// its length (bytes or blocks, per kernel) and the powers of `H`.
+#[cfg(target_arch = "x86_64")]
+type GcmFn = unsafe extern "sysv64" fn(
+    *const [u8; 16],
+    usize,
+    *mut State,
+    *mut u8,
+    usize,
+    *const ghash::Powers,
+);
+
 /// Stitched AES-GCM: AES-NI + PCLMULQDQ on xmm (VEX, needs AVX), 8 blocks per iteration, any
 /// whole number of blocks from 8 on (asm/x86_64/aes_gcm_aesni.S).
 #[cfg(target_arch = "x86_64")]

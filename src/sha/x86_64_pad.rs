@@ -97,3 +97,37 @@ macro_rules! tail_chunk {
     }};
 }
 pub(super) use tail_chunk;
+
+/// Block `$i` of `$n` of a 64-byte-block message (SHA-1, SHA-256) as four 16-byte chunks, as
+/// it lies in memory: block `$i` of `$data` while `$i < $whole`, then the padded tail blocks
+/// built by [`tail_chunk!`], the last with the message length `$bits` big-endian in its last 8
+/// bytes. Same contract as [`tail_chunk!`]; `$data` holds at least `$whole` blocks.
+macro_rules! block64_chunks {
+    ($data:expr, $whole:expr, $tail:expr, $i:expr, $n:expr, $bits:expr) => {{
+        use core::arch::x86_64::{_mm_loadu_si128, _mm_or_si128, _mm_set_epi64x};
+        let i: usize = $i;
+        if i < $whole {
+            let p = $data.as_ptr().add(64 * i);
+            (
+                _mm_loadu_si128(p.cast()),
+                _mm_loadu_si128(p.add(16).cast()),
+                _mm_loadu_si128(p.add(32).cast()),
+                _mm_loadu_si128(p.add(48).cast()),
+            )
+        } else {
+            let c = 4 * (i - $whole);
+            let mut r3 = $crate::sha::x86_64_pad::tail_chunk!($tail, c + 3);
+            if i + 1 == $n {
+                // The length, big-endian, in the block's last 8 bytes.
+                r3 = _mm_or_si128(r3, _mm_set_epi64x($bits.swap_bytes() as i64, 0));
+            }
+            (
+                $crate::sha::x86_64_pad::tail_chunk!($tail, c),
+                $crate::sha::x86_64_pad::tail_chunk!($tail, c + 1),
+                $crate::sha::x86_64_pad::tail_chunk!($tail, c + 2),
+                r3,
+            )
+        }
+    }};
+}
+pub(super) use block64_chunks;

@@ -205,12 +205,11 @@ pub(super) unsafe fn check_x86_call(
     let n = c.src.len();
     let mut buf = std::vec![0xeeu8; n + 2];
     buf[1..=n].copy_from_slice(c.src);
-    // The kernels' `struct state`: Y, then the counter block.
-    let mut st: [[u8; 16]; 2] = [c.y, c.ctr];
+    let mut st = super::State { y: c.y, ctr: c.ctr };
     let args = [
         c.rk.as_ptr() as usize,
         c.nr,
-        st.as_mut_ptr() as usize,
+        core::ptr::from_mut(&mut st) as usize,
         buf[1..].as_mut_ptr() as usize,
         c.count,
         core::ptr::from_ref(c.powers) as usize,
@@ -221,6 +220,6 @@ pub(super) unsafe fn check_x86_call(
     rep.assert_clean();
     assert_eq!(&buf[1..=n], want.0, "{what}: text");
     assert_eq!((buf[0], buf[n + 1]), (0xee, 0xee), "{what}: guard bytes");
-    assert_eq!(st[0], want.1, "{what}: Y");
-    assert_eq!(st[1], want.2, "{what}: counter");
+    assert_eq!(st.y, want.1, "{what}: Y");
+    assert_eq!(st.ctr, want.2, "{what}: counter");
 }

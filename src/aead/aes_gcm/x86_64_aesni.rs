@@ -30,19 +30,10 @@
 //! So it is only for 96-bit IVs, whose counter blocks (nonce ‖ count) are public; with other
 //! IVs `J0` is a GHASH under the secret `H` (the caller checks, see `stitched_seal`).
 
+use super::{GcmFn, State};
 use crate::aes::sealed::Cipher;
 use crate::cpu::arch::{AesNi, Avx, Clmul};
 use crate::ghash::{self, Powers};
-
-/// `struct state` of the assembly: the running GHASH value and the next counter block, both
-/// in SP 800-38D byte order; the kernel advances both.
-#[repr(C)]
-struct State {
-    y: [u8; 16],
-    ctr: [u8; 16],
-}
-
-const _: () = assert!(core::mem::size_of::<State>() == 32);
 
 unsafe extern "sysv64" {
     /// In place: `data ← data ⊕ keystream` for `nblocks` blocks from counter `st.ctr`, then
@@ -77,10 +68,6 @@ const GROUP: usize = 8;
 /// VPCLMULQDQ masked, against the same pair unstitched, same process): 128 bytes seal 65
 /// against 74 ns, open 53 against 66 ns.
 pub(super) const MIN_BYTES: usize = 16 * GROUP;
-
-/// The signature shared by both entry points.
-type GcmFn =
-    unsafe extern "sysv64" fn(*const [u8; 16], usize, *mut State, *mut u8, usize, *const Powers);
 
 /// What the kernel reads, borrowed from an `aes-ni` + `clmul` key pair on a CPU with AVX,
 /// and the two keys (for a final partial block).

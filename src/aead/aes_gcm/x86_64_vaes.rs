@@ -20,19 +20,10 @@
 //! So it is only for 96-bit IVs, whose counter blocks (nonce ‖ count) are public; with other
 //! IVs `J0` is a GHASH under the secret `H` (the caller checks, see `stitched_seal`).
 
+use super::{GcmFn, State};
 use crate::aes::sealed::Cipher;
 use crate::cpu::arch::{VaesAvx512, VpclmulAvx512};
 use crate::ghash::{self, Powers};
-
-/// `struct state` of the assembly: the running GHASH value and the next counter block, both
-/// in SP 800-38D byte order; the kernel advances both.
-#[repr(C)]
-struct State {
-    y: [u8; 16],
-    ctr: [u8; 16],
-}
-
-const _: () = assert!(core::mem::size_of::<State>() == 32);
 
 unsafe extern "sysv64" {
     /// In place: `data ← data ⊕ keystream` for `nbytes` bytes from counter `st.ctr`, then
@@ -71,10 +62,6 @@ const GROUP: usize = 16;
 /// 102 ns). It must exceed `SHORT` of aes_gcm.rs, whose `early_ek` computes `E_K(J0)` only
 /// for longer texts (a const assertion there checks it).
 pub(super) const MIN_BYTES: usize = 65;
-
-/// The signature shared by both entry points.
-type GcmFn =
-    unsafe extern "sysv64" fn(*const [u8; 16], usize, *mut State, *mut u8, usize, *const Powers);
 
 /// What the kernel reads, borrowed from a key pair that has both 512-bit kernels.
 struct Stitched<'a> {

@@ -21,19 +21,10 @@
 //! So it is only for 96-bit IVs, whose counter blocks (nonce ‖ count) are public; with other
 //! IVs `J0` is a GHASH under the secret `H` (the caller checks, see `stitched_seal`).
 
+use super::{GcmFn, State};
 use crate::aes::sealed::Cipher;
 use crate::cpu::arch::{VaesAvx2, VpclmulAvx2};
 use crate::ghash::{self, Powers};
-
-/// `struct state` of the assembly: the running GHASH value and the next counter block, both
-/// in SP 800-38D byte order; the kernel advances both.
-#[repr(C)]
-struct State {
-    y: [u8; 16],
-    ctr: [u8; 16],
-}
-
-const _: () = assert!(core::mem::size_of::<State>() == 32);
 
 unsafe extern "sysv64" {
     /// In place: `data ← data ⊕ keystream` for `nblocks` blocks from counter `st.ctr`, then
@@ -68,10 +59,6 @@ const GROUP: usize = 16;
 /// unstitched): 256 bytes seal 74 against 80 ns, open 63 against 62 ns; 512 bytes seal 92
 /// against 95 ns, open 81 against 88 ns.
 pub(super) const MIN_BYTES: usize = 16 * GROUP;
-
-/// The signature shared by both entry points.
-type GcmFn =
-    unsafe extern "sysv64" fn(*const [u8; 16], usize, *mut State, *mut u8, usize, *const Powers);
 
 /// What the kernel reads, borrowed from a key pair that has both 256-bit kernels.
 struct Stitched<'a> {

@@ -38,7 +38,7 @@ use core::arch::x86_64::*;
 
 use super::K;
 use crate::cpu::arch::ShaNi;
-use crate::sha::x86_64_pad::tail_chunk;
+use crate::sha::x86_64_pad::block64_chunks;
 
 /// Compresses whole 64-byte blocks into `state`.
 #[inline]
@@ -108,28 +108,7 @@ unsafe fn hash_shani(_t: ShaNi, state: &mut [u32; 8], data: &[u8], last: Option<
         let mut cdgh = _mm_unpacklo_epi64(hgfe, dcba); // [h, g, d, c] from dword 0
 
         for i in 0..n {
-            let (r0, r1, r2, r3) = if i < whole {
-                let p = data.as_ptr().add(64 * i);
-                (
-                    _mm_loadu_si128(p.cast()),
-                    _mm_loadu_si128(p.add(16).cast()),
-                    _mm_loadu_si128(p.add(32).cast()),
-                    _mm_loadu_si128(p.add(48).cast()),
-                )
-            } else {
-                let c = 4 * (i - whole);
-                let mut r3 = tail_chunk!(tail, c + 3);
-                if i + 1 == n {
-                    // The length, big-endian, in the block's last 8 bytes.
-                    r3 = _mm_or_si128(r3, _mm_set_epi64x(bits.swap_bytes() as i64, 0));
-                }
-                (
-                    tail_chunk!(tail, c),
-                    tail_chunk!(tail, c + 1),
-                    tail_chunk!(tail, c + 2),
-                    r3,
-                )
-            };
+            let (r0, r1, r2, r3) = block64_chunks!(data, whole, tail, i, n, bits);
             let save_abef = abef;
             let save_cdgh = cdgh;
 
