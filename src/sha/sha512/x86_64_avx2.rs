@@ -110,19 +110,24 @@ macro_rules! rounds8 {
     };
     // The same with four statements, one after every two rounds.
     ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
-     $bc:ident, $p:expr; $s1:expr; $s2:expr; $s3:expr; $s4:expr) => {{
+     $bc:ident, $p:expr; $s1:expr; $s2:expr; $s3:expr; $s4:expr) => {
+        rounds8!(@stride 4, $a, $b, $c, $d, $e, $f, $g, $h, $bc, $p; $s1; $s2; $s3; $s4)
+    };
+    // Pairs of words at stride `$st` (4 here, 2 for [`rounds8c`]).
+    (@stride $st:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident,
+     $h:ident, $bc:ident, $p:expr; $s1:expr; $s2:expr; $s3:expr; $s4:expr) => {{
         let p: *const u64 = $p;
         round!($a, $b, $c, $d, $e, $f, $g, $h, $bc, p.read());
         round!($h, $a, $b, $c, $d, $e, $f, $g, $bc, p.add(1).read());
         $s1;
-        round!($g, $h, $a, $b, $c, $d, $e, $f, $bc, p.add(4).read());
-        round!($f, $g, $h, $a, $b, $c, $d, $e, $bc, p.add(5).read());
+        round!($g, $h, $a, $b, $c, $d, $e, $f, $bc, p.add($st).read());
+        round!($f, $g, $h, $a, $b, $c, $d, $e, $bc, p.add($st + 1).read());
         $s2;
-        round!($e, $f, $g, $h, $a, $b, $c, $d, $bc, p.add(8).read());
-        round!($d, $e, $f, $g, $h, $a, $b, $c, $bc, p.add(9).read());
+        round!($e, $f, $g, $h, $a, $b, $c, $d, $bc, p.add(2 * $st).read());
+        round!($d, $e, $f, $g, $h, $a, $b, $c, $bc, p.add(2 * $st + 1).read());
         $s3;
-        round!($c, $d, $e, $f, $g, $h, $a, $b, $bc, p.add(12).read());
-        round!($b, $c, $d, $e, $f, $g, $h, $a, $bc, p.add(13).read());
+        round!($c, $d, $e, $f, $g, $h, $a, $b, $bc, p.add(3 * $st).read());
+        round!($b, $c, $d, $e, $f, $g, $h, $a, $bc, p.add(3 * $st + 1).read());
         $s4;
     }};
 }
@@ -135,21 +140,9 @@ macro_rules! rounds8c {
         rounds8c!($a, $b, $c, $d, $e, $f, $g, $h, $bc, $p; (); (); (); ())
     };
     ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
-     $bc:ident, $p:expr; $s1:expr; $s2:expr; $s3:expr; $s4:expr) => {{
-        let p: *const u64 = $p;
-        round!($a, $b, $c, $d, $e, $f, $g, $h, $bc, p.read());
-        round!($h, $a, $b, $c, $d, $e, $f, $g, $bc, p.add(1).read());
-        $s1;
-        round!($g, $h, $a, $b, $c, $d, $e, $f, $bc, p.add(2).read());
-        round!($f, $g, $h, $a, $b, $c, $d, $e, $bc, p.add(3).read());
-        $s2;
-        round!($e, $f, $g, $h, $a, $b, $c, $d, $bc, p.add(4).read());
-        round!($d, $e, $f, $g, $h, $a, $b, $c, $bc, p.add(5).read());
-        $s3;
-        round!($c, $d, $e, $f, $g, $h, $a, $b, $bc, p.add(6).read());
-        round!($b, $c, $d, $e, $f, $g, $h, $a, $bc, p.add(7).read());
-        $s4;
-    }};
+     $bc:ident, $p:expr; $s1:expr; $s2:expr; $s3:expr; $s4:expr) => {
+        rounds8!(@stride 2, $a, $b, $c, $d, $e, $f, $g, $h, $bc, $p; $s1; $s2; $s3; $s4)
+    };
 }
 
 /// 80 rounds over one block's `W + K` words, 2 per step at stride 4 starting at `wk`.
