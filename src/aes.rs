@@ -75,6 +75,8 @@ mod x86_64_avx2bs;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_avx512bs;
 #[cfg(target_arch = "x86_64")]
+mod x86_64_gfni;
+#[cfg(target_arch = "x86_64")]
 mod x86_64_ssse3;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_vaes;
@@ -222,6 +224,11 @@ pub(crate) enum Backend {
     /// short and serial work.
     #[cfg(target_arch = "arm")]
     ArmV7NeonBs(cpu::arch::ArmNeon),
+    /// x86_64 GFNI AES (assembly): the S-box and MixColumns' products as GFNI affine
+    /// transforms, 16 blocks per step on zmm, one block at a time on xmm for CBC encryption;
+    /// for CPUs (or VMs) that show GFNI and AVX-512 but not AES-NI.
+    #[cfg(target_arch = "x86_64")]
+    Gfni(cpu::arch::GfniAvx512),
     /// x86_64 AVX-512 fixsliced (bitsliced) AES (assembly), 32 blocks per batch, for CPUs
     /// without AES-NI, with the AVX2 kernel for the rest.
     #[cfg(target_arch = "x86_64")]
@@ -270,6 +277,10 @@ impl Dispatch for Backend {
             return Backend::ArmV7NeonBs(t);
         }
         #[cfg(target_arch = "x86_64")]
+        if let Some(t) = f.get::<cpu::arch::GfniAvx512>() {
+            return Backend::Gfni(t);
+        }
+        #[cfg(target_arch = "x86_64")]
         if let (Some(k), Some(v), Some(s)) = (
             f.get::<cpu::arch::Avx512Bw>(),
             f.get::<cpu::arch::Avx2>(),
@@ -308,6 +319,8 @@ impl Dispatch for Backend {
             #[cfg(target_arch = "arm")]
             Backend::ArmV7NeonBs(_) => "bitsliced-neon",
             #[cfg(target_arch = "x86_64")]
+            Backend::Gfni(_) => "gfni-avx512",
+            #[cfg(target_arch = "x86_64")]
             Backend::Avx512Bs(..) => "bitsliced-avx512",
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2Bs(..) => "bitsliced-avx2",
@@ -333,6 +346,8 @@ impl Dispatch for Backend {
             Backend::ArmV7Ce(_) => <cpu::arch::ArmAes as cpu::Token>::KEY,
             #[cfg(target_arch = "arm")]
             Backend::ArmV7NeonBs(_) => <cpu::arch::ArmNeon as cpu::Token>::KEY,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Gfni(_) => <cpu::arch::GfniAvx512 as cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512Bs(..) => <cpu::arch::Avx512Bw as cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
@@ -365,6 +380,8 @@ enum Inner {
     Avx2Bs(x86_64_avx2bs::Avx2Bs),
     #[cfg(target_arch = "x86_64")]
     Avx512Bs(x86_64_avx512bs::Avx512Bs),
+    #[cfg(target_arch = "x86_64")]
+    Gfni(x86_64_gfni::Gfni),
     #[cfg(target_pointer_width = "64")]
     Soft64(soft64::Soft64),
     #[cfg(target_pointer_width = "32")]
@@ -401,6 +418,8 @@ pub(crate) mod sealed {
                 Inner::Avx2Bs($k) => $body,
                 #[cfg(target_arch = "x86_64")]
                 Inner::Avx512Bs($k) => $body,
+                #[cfg(target_arch = "x86_64")]
+                Inner::Gfni($k) => $body,
                 #[cfg(target_pointer_width = "64")]
                 Inner::Soft64($k) => $body,
                 #[cfg(target_pointer_width = "32")]
@@ -455,6 +474,8 @@ pub(crate) mod sealed {
                 Backend::ArmV7NeonBs(t) => {
                     Inner::ArmV7NeonBs(super::arm_neon_bs::NeonBs::new(t, key))
                 }
+                #[cfg(target_arch = "x86_64")]
+                Backend::Gfni(t) => Inner::Gfni(super::x86_64_gfni::Gfni::new(t, key)),
                 #[cfg(target_arch = "x86_64")]
                 Backend::Avx512Bs(k, v, s) => {
                     Inner::Avx512Bs(super::x86_64_avx512bs::Avx512Bs::new(k, v, s, key))

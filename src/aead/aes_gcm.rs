@@ -547,6 +547,7 @@ fn pair_name(aes: &str, ghash: &str) -> &'static str {
             "aes-ni",
             "armv8-ce",
             "armv7-ce",
+            "gfni-avx512",
             "bitsliced-avx512",
             "bitsliced-avx2",
             "vpaes-ssse3",

@@ -471,6 +471,11 @@ fn aes_backends() -> Vec<HwBackend> {
         ("vaes-avx2", vaes_avx2, &["vaes", "aes", "avx2", "avx"]),
         ("aes-ni", aesni, &["aes", "sse2", "ssse3", "sse4.1"]),
         (
+            "gfni-avx512",
+            avx2 && has!("gfni") && has!("avx512f") && has!("avx512bw") && has!("bmi2"),
+            &["gfni", "avx512f", "avx512bw", "avx2", "avx", "bmi2"],
+        ),
+        (
             "bitsliced-avx512",
             avx2 && has!("avx512f") && has!("avx512bw"),
             &["avx512f", "avx512bw", "avx2", "avx"],
