@@ -169,12 +169,20 @@ pub enum ModeKind {
     Ctr,
     CbcEncrypt,
     CbcDecrypt,
+    /// ECB encryption of the message's blocks (`openssl speed -evp aes-128-ecb`).
+    Ecb,
+    /// IGE encryption, chained across messages (no `openssl speed` equivalent in 3.0).
+    IgeEncrypt,
 }
 
 struct SimdMode<C: simdcrypt::aes::BlockCipher> {
     kind: ModeKind,
     ctr: simdcrypt::aes::Ctr<C>,
     cbc: simdcrypt::aes::Cbc<C>,
+    ige: simdcrypt::aes::Ige<C>,
+    /// A key for ECB, and its `encrypt_blocks` (an inherent method of each key type).
+    ecb: C,
+    ecb_blocks: fn(&C, &mut [[u8; 16]]),
 }
 
 impl<C: simdcrypt::aes::BlockCipher + Send> Op for SimdMode<C> {
@@ -183,6 +191,19 @@ impl<C: simdcrypt::aes::BlockCipher + Send> Op for SimdMode<C> {
             ModeKind::Ctr => self.ctr.apply_keystream(buf).expect("keystream left"),
             ModeKind::CbcEncrypt => self.cbc.encrypt(buf).expect("whole blocks"),
             ModeKind::CbcDecrypt => self.cbc.decrypt(buf).expect("whole blocks"),
+            ModeKind::IgeEncrypt => self.ige.encrypt(buf).expect("whole blocks"),
+            ModeKind::Ecb => {
+                assert!(buf.len() % 16 == 0, "whole blocks");
+                // SAFETY: `[u8; 16]` has alignment 1 and no invalid values; the slice covers
+                // exactly `buf`'s bytes and `buf` is not used while it lives.
+                let blocks = unsafe {
+                    std::slice::from_raw_parts_mut(
+                        buf.as_mut_ptr().cast::<[u8; 16]>(),
+                        buf.len() / 16,
+                    )
+                };
+                (self.ecb_blocks)(&self.ecb, blocks);
+            }
         }
         0
     }
@@ -200,6 +221,9 @@ macro_rules! simd_mode {
                     kind: $kind,
                     ctr: simdcrypt::aes::Ctr::new(<$c>::new_with(f, key), &[0; 16]),
                     cbc: simdcrypt::aes::Cbc::new(<$c>::new_with(f, key), &[0; 16]),
+                    ige: simdcrypt::aes::Ige::new(<$c>::new_with(f, key), &[0; 32]),
+                    ecb: <$c>::new_with(f, key),
+                    ecb_blocks: |c: &$c, b: &mut [[u8; 16]]| c.encrypt_blocks(b),
                 })
             },
         }
@@ -338,8 +362,8 @@ ring_like!(aws_ops, aws_lc_rs);
 mod aws_cipher {
     use super::*;
     use ::aws_lc_rs::cipher::{
-        AES_128, AES_256, DecryptingKey, DecryptionContext, EncryptingKey, EncryptionContext,
-        UnboundCipherKey,
+        AES_128, AES_192, AES_256, DecryptingKey, DecryptionContext, EncryptingKey,
+        EncryptionContext, UnboundCipherKey,
     };
     use ::aws_lc_rs::iv::FixedLength;
 
@@ -351,17 +375,26 @@ mod aws_cipher {
     pub struct Mode {
         key: Key,
         iv: u128,
+        /// ECB takes no IV.
+        ecb: bool,
     }
     impl Mode {
         pub fn new(bits: usize, kind: ModeKind) -> Self {
-            let alg = if bits == 128 { &AES_128 } else { &AES_256 };
+            let alg = match bits {
+                128 => &AES_128,
+                192 => &AES_192,
+                _ => &AES_256,
+            };
             let unbound = || UnboundCipherKey::new(alg, &CIPHER_KEY[..bits / 8]).expect("AES key");
             let key = match kind {
                 ModeKind::Ctr => Key::Enc(EncryptingKey::ctr(unbound()).expect("CTR")),
                 ModeKind::CbcEncrypt => Key::Enc(EncryptingKey::cbc(unbound()).expect("CBC")),
                 ModeKind::CbcDecrypt => Key::Dec(DecryptingKey::cbc(unbound()).expect("CBC")),
+                ModeKind::Ecb => Key::Enc(EncryptingKey::ecb(unbound()).expect("ECB")),
+                ModeKind::IgeEncrypt => unreachable!("aws-lc-rs has no IGE"),
             };
-            Mode { key, iv: 0 }
+            let ecb = matches!(kind, ModeKind::Ecb);
+            Mode { key, iv: 0, ecb }
         }
     }
     impl Op for Mode {
@@ -370,9 +403,14 @@ mod aws_cipher {
             self.iv = self.iv.wrapping_add(1);
             match &self.key {
                 Key::Enc(k) => {
+                    let ctx = if self.ecb {
+                        EncryptionContext::None
+                    } else {
+                        EncryptionContext::Iv128(iv)
+                    };
                     black_box(
-                        k.less_safe_encrypt(buf, EncryptionContext::Iv128(iv))
-                            .expect("whole blocks for CBC"),
+                        k.less_safe_encrypt(buf, ctx)
+                            .expect("whole blocks for CBC and ECB"),
                     );
                 }
                 Key::Dec(k) => {
@@ -518,6 +556,16 @@ mod rustcrypto {
         }
     }
 
+    /// ECB encryption of the message's blocks (the cipher's parallel block path).
+    pub struct Ecb<A>(A);
+    impl<A: ctr::cipher::BlockEncrypt + Send> Op for Ecb<A> {
+        fn run(&mut self, buf: &mut [u8], _out: &mut Out) -> usize {
+            let (blocks, _) = InOutBuf::from(buf).into_chunks();
+            self.0.encrypt_blocks_inout(blocks);
+            0
+        }
+    }
+
     macro_rules! modes {
         ($m:ident, $aes:ty) => {
             pub mod $m {
@@ -539,15 +587,97 @@ mod rustcrypto {
                         cbc::Decryptor::<$aes>::new_from_slices(key(), &[0u8; 16]).expect("key");
                     Box::new(Cbc(c))
                 }
+                pub fn ecb() -> Box<dyn Op> {
+                    Box::new(Ecb(<$aes as KeyInit>::new_from_slice(key()).expect("key")))
+                }
             }
         };
     }
     modes!(aes128, aes::Aes128);
+    modes!(aes192, aes::Aes192);
     modes!(aes256, aes::Aes256);
 }
 
 fn peer(name: &'static str, make: fn() -> Box<dyn Op>) -> Peer {
     Peer { name, make }
+}
+
+/// The AES mode rows of one key size: CTR, CBC encryption and decryption, ECB and IGE
+/// encryption, each beside aws-lc-rs (not IGE, which it lacks) and RustCrypto (not IGE: not a
+/// dependency), and `openssl speed -evp` (not IGE: OpenSSL 3.0's `speed` dropped it).
+macro_rules! aes_rows {
+    ($bits:literal, $c:ident, $rc:ident) => {
+        [
+            (
+                concat!("aes-", $bits, "-ctr"),
+                1,
+                ModeKind::Ctr,
+                OpensslCmd::Evp(concat!("aes-", $bits, "-ctr")),
+            ),
+            (
+                concat!("aes-", $bits, "-cbc"),
+                16,
+                ModeKind::CbcEncrypt,
+                OpensslCmd::Evp(concat!("aes-", $bits, "-cbc")),
+            ),
+            (
+                concat!("aes-", $bits, "-cbc-decrypt"),
+                16,
+                ModeKind::CbcDecrypt,
+                OpensslCmd::EvpDecrypt(concat!("aes-", $bits, "-cbc")),
+            ),
+            (
+                concat!("aes-", $bits, "-ecb"),
+                16,
+                ModeKind::Ecb,
+                OpensslCmd::Evp(concat!("aes-", $bits, "-ecb")),
+            ),
+            (
+                concat!("aes-", $bits, "-ige"),
+                16,
+                ModeKind::IgeEncrypt,
+                OpensslCmd::NoEquivalent,
+            ),
+        ]
+        .map(|(name, granule, kind, openssl)| {
+            let simdcrypt = Some(match kind {
+                ModeKind::Ctr => simd_mode!(simdcrypt::aes::$c, ModeKind::Ctr),
+                ModeKind::CbcEncrypt => simd_mode!(simdcrypt::aes::$c, ModeKind::CbcEncrypt),
+                ModeKind::CbcDecrypt => simd_mode!(simdcrypt::aes::$c, ModeKind::CbcDecrypt),
+                ModeKind::Ecb => simd_mode!(simdcrypt::aes::$c, ModeKind::Ecb),
+                ModeKind::IgeEncrypt => simd_mode!(simdcrypt::aes::$c, ModeKind::IgeEncrypt),
+            });
+            let aws = match kind {
+                ModeKind::Ctr => Some(peer("aws-lc-rs", || {
+                    Box::new(aws_cipher::Mode::new($bits, ModeKind::Ctr))
+                })),
+                ModeKind::CbcEncrypt => Some(peer("aws-lc-rs", || {
+                    Box::new(aws_cipher::Mode::new($bits, ModeKind::CbcEncrypt))
+                })),
+                ModeKind::CbcDecrypt => Some(peer("aws-lc-rs", || {
+                    Box::new(aws_cipher::Mode::new($bits, ModeKind::CbcDecrypt))
+                })),
+                ModeKind::Ecb => Some(peer("aws-lc-rs", || {
+                    Box::new(aws_cipher::Mode::new($bits, ModeKind::Ecb))
+                })),
+                ModeKind::IgeEncrypt => None,
+            };
+            let rc = match kind {
+                ModeKind::Ctr => Some(peer("rustcrypto", rustcrypto::$rc::ctr)),
+                ModeKind::CbcEncrypt => Some(peer("rustcrypto", rustcrypto::$rc::cbc_encrypt)),
+                ModeKind::CbcDecrypt => Some(peer("rustcrypto", rustcrypto::$rc::cbc_decrypt)),
+                ModeKind::Ecb => Some(peer("rustcrypto", rustcrypto::$rc::ecb)),
+                ModeKind::IgeEncrypt => None,
+            };
+            Algorithm {
+                name,
+                granule,
+                simdcrypt,
+                peers: aws.into_iter().chain(rc).collect(),
+                openssl,
+            }
+        })
+    };
 }
 
 /// Every algorithm, in table order.
@@ -560,7 +690,7 @@ pub fn registry() -> Vec<Algorithm> {
         peers,
         openssl: OpensslCmd::Evp(evp),
     };
-    vec![
+    let mut v = vec![
         dig(
             "sha1",
             simd_digest!(Sha1),
@@ -731,14 +861,16 @@ pub fn registry() -> Vec<Algorithm> {
             granule: 1,
             simdcrypt: Some(simd_aead!(simdcrypt::aead::Aes192Gcm, 24)),
             peers: vec![
-                peer("aws-lc-rs", || {
-                    Box::new(aws_ops::Aead::new(&::aws_lc_rs::aead::AES_192_GCM))
-                }),
-                peer(
-                    "rustcrypto",
-                    rustcrypto::Aead::<aes_gcm::AesGcm<aes::Aes192, aes_gcm::aead::consts::U12>>::boxed,
-                ),
-            ],
+                        peer("aws-lc-rs", || {
+                            Box::new(aws_ops::Aead::new(&::aws_lc_rs::aead::AES_192_GCM))
+                        }),
+                        peer(
+                            "rustcrypto",
+                            rustcrypto::Aead::<
+                                aes_gcm::AesGcm<aes::Aes192, aes_gcm::aead::consts::U12>,
+                            >::boxed,
+                        ),
+                    ],
             openssl: OpensslCmd::Aead("aes-192-gcm"),
         },
         Algorithm {
@@ -756,78 +888,11 @@ pub fn registry() -> Vec<Algorithm> {
             ],
             openssl: OpensslCmd::Aead("aes-256-gcm"),
         },
-        Algorithm {
-            name: "aes-128-ctr",
-            granule: 1,
-            simdcrypt: Some(simd_mode!(simdcrypt::aes::Aes128, ModeKind::Ctr)),
-            peers: vec![
-                peer("aws-lc-rs", || {
-                    Box::new(aws_cipher::Mode::new(128, ModeKind::Ctr))
-                }),
-                peer("rustcrypto", rustcrypto::aes128::ctr),
-            ],
-            openssl: OpensslCmd::Evp("aes-128-ctr"),
-        },
-        Algorithm {
-            name: "aes-128-cbc",
-            granule: 16,
-            simdcrypt: Some(simd_mode!(simdcrypt::aes::Aes128, ModeKind::CbcEncrypt)),
-            peers: vec![
-                peer("aws-lc-rs", || {
-                    Box::new(aws_cipher::Mode::new(128, ModeKind::CbcEncrypt))
-                }),
-                peer("rustcrypto", rustcrypto::aes128::cbc_encrypt),
-            ],
-            openssl: OpensslCmd::Evp("aes-128-cbc"),
-        },
-        Algorithm {
-            name: "aes-128-cbc-decrypt",
-            granule: 16,
-            simdcrypt: Some(simd_mode!(simdcrypt::aes::Aes128, ModeKind::CbcDecrypt)),
-            peers: vec![
-                peer("aws-lc-rs", || {
-                    Box::new(aws_cipher::Mode::new(128, ModeKind::CbcDecrypt))
-                }),
-                peer("rustcrypto", rustcrypto::aes128::cbc_decrypt),
-            ],
-            openssl: OpensslCmd::EvpDecrypt("aes-128-cbc"),
-        },
-        Algorithm {
-            name: "aes-256-ctr",
-            granule: 1,
-            simdcrypt: Some(simd_mode!(simdcrypt::aes::Aes256, ModeKind::Ctr)),
-            peers: vec![
-                peer("aws-lc-rs", || {
-                    Box::new(aws_cipher::Mode::new(256, ModeKind::Ctr))
-                }),
-                peer("rustcrypto", rustcrypto::aes256::ctr),
-            ],
-            openssl: OpensslCmd::Evp("aes-256-ctr"),
-        },
-        Algorithm {
-            name: "aes-256-cbc",
-            granule: 16,
-            simdcrypt: Some(simd_mode!(simdcrypt::aes::Aes256, ModeKind::CbcEncrypt)),
-            peers: vec![
-                peer("aws-lc-rs", || {
-                    Box::new(aws_cipher::Mode::new(256, ModeKind::CbcEncrypt))
-                }),
-                peer("rustcrypto", rustcrypto::aes256::cbc_encrypt),
-            ],
-            openssl: OpensslCmd::Evp("aes-256-cbc"),
-        },
-        Algorithm {
-            name: "aes-256-cbc-decrypt",
-            granule: 16,
-            simdcrypt: Some(simd_mode!(simdcrypt::aes::Aes256, ModeKind::CbcDecrypt)),
-            peers: vec![
-                peer("aws-lc-rs", || {
-                    Box::new(aws_cipher::Mode::new(256, ModeKind::CbcDecrypt))
-                }),
-                peer("rustcrypto", rustcrypto::aes256::cbc_decrypt),
-            ],
-            openssl: OpensslCmd::EvpDecrypt("aes-256-cbc"),
-        },
+    ];
+    v.extend(aes_rows!(128, Aes128, aes128));
+    v.extend(aes_rows!(192, Aes192, aes192));
+    v.extend(aes_rows!(256, Aes256, aes256));
+    v.extend([
         Algorithm {
             name: "chacha20",
             granule: 1,
@@ -882,7 +947,8 @@ pub fn registry() -> Vec<Algorithm> {
             )],
             openssl: OpensslCmd::NoEquivalent,
         },
-    ]
+    ]);
+    v
 }
 
 /// The names users can type, in table order.
