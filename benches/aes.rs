@@ -1,4 +1,5 @@
-//! AES kernels: AES-128 and AES-256 × {CTR, CBC encrypt, CBC decrypt, ECB} × every backend
+//! AES kernels: AES-128, AES-192 and AES-256 × {CTR, CBC encrypt, CBC decrypt, ECB, IGE
+//! encrypt, IGE decrypt} × every backend
 //! this machine has × message sizes.
 //!
 //! `cargo bench --bench aes` (add e.g. `-- aes128-ctr/aes-ni` to filter). Throughput is
@@ -9,7 +10,7 @@
 #![allow(missing_docs)]
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use simdcrypt::aes::{Aes128, Aes256, BlockCipher, Cbc, Ctr};
+use simdcrypt::aes::{Aes128, Aes192, Aes256, BlockCipher, Cbc, Ctr, Ige};
 use simdcrypt::cpu::Features;
 use std::hint::black_box;
 
@@ -32,6 +33,16 @@ impl Key for Aes128 {
     }
 }
 
+impl Key for Aes192 {
+    const NAME: &'static str = "aes192";
+    fn with(f: Features) -> Self {
+        Aes192::new_with(f, &[0x8e; 24])
+    }
+    fn ecb(&self, blocks: &mut [[u8; 16]]) {
+        self.encrypt_blocks(blocks)
+    }
+}
+
 impl Key for Aes256 {
     const NAME: &'static str = "aes256";
     fn with(f: Features) -> Self {
@@ -45,7 +56,7 @@ impl Key for Aes256 {
 const IV: [u8; 16] = [0xf0; 16];
 
 fn bench_key<K: Key>(c: &mut Criterion, backends: &[(&'static str, Features)]) {
-    for mode in ["ctr", "cbc-enc", "cbc-dec", "ecb"] {
+    for mode in ["ctr", "cbc-enc", "cbc-dec", "ecb", "ige-enc", "ige-dec"] {
         let mut g = c.benchmark_group(format!("{}-{mode}", K::NAME));
         for &(backend, f) in backends {
             for &n in &SIZES {
@@ -73,6 +84,18 @@ fn bench_key<K: Key>(c: &mut Criterion, backends: &[(&'static str, Features)]) {
                             b.iter(|| cbc.decrypt(black_box(&mut buf)).unwrap())
                         });
                     }
+                    "ige-enc" => {
+                        let mut ige = Ige::new(K::with(f), &[0xf0; 32]);
+                        g.bench_function(id, |b| {
+                            b.iter(|| ige.encrypt(black_box(&mut buf)).unwrap())
+                        });
+                    }
+                    "ige-dec" => {
+                        let mut ige = Ige::new(K::with(f), &[0xf0; 32]);
+                        g.bench_function(id, |b| {
+                            b.iter(|| ige.decrypt(black_box(&mut buf)).unwrap())
+                        });
+                    }
                     _ => {
                         let key = K::with(f);
                         let mut blocks = vec![[0x5au8; 16]; n / 16];
@@ -89,6 +112,8 @@ fn all(c: &mut Criterion) {
     let f = Features::detect();
     let backends: Vec<_> = Aes128::backends(f).collect();
     bench_key::<Aes128>(c, &backends);
+    let backends: Vec<_> = Aes192::backends(f).collect();
+    bench_key::<Aes192>(c, &backends);
     let backends: Vec<_> = Aes256::backends(f).collect();
     bench_key::<Aes256>(c, &backends);
 }
