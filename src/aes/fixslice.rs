@@ -764,6 +764,18 @@ pub(super) mod tests {
     use std::vec;
     use std::vec::Vec;
 
+    /// A xorshift64 generator (fixed seed): test data for the kernels' batch and tail tests.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn xorshift() -> impl FnMut() -> u64 {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// The S-box from its definition (FIPS 197 §5.1.1): inverse in GF(2^8), then the affine map.
     fn sbox_ref(x: u8) -> u8 {
         fn mul(mut a: u8, mut b: u8) -> u8 {

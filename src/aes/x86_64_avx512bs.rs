@@ -176,7 +176,7 @@ impl Kernel for Avx512Bs {
 #[cfg(test)]
 mod tests {
     extern crate std;
-    use super::super::fixslice::tests::{cross_check, known_answers};
+    use super::super::fixslice::tests::{cross_check, known_answers, xorshift};
     use super::super::soft64::Soft64;
     use super::*;
     use crate::abi_test::abi_call;
@@ -209,13 +209,7 @@ mod tests {
     #[test]
     fn batches_and_tails() {
         let Some((t, v, s)) = tokens() else { return };
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift();
         for klen in [16, 24, 32] {
             let key: Vec<u8> = (0..klen).map(|_| rnd() as u8).collect();
             let k = Avx512Bs::new(t, v, s, &key);
