@@ -3,7 +3,7 @@
 //! Each hasher picks its compression kernel once, in [`Sha256::new`] (or `new_with`), and keeps
 //! it in an enum; `update` matches on it once per call, never per block. The buffering is
 //! written once, in `Engine`, for all seven hashes. The padding (FIPS 180-4 §5.1) is the
-//! kernel's `Compress::finish`: the x86_64 SHA-NI and AVX2 SHA-512 kernels build the last
+//! kernel's `Compress::finish`: the x86_64 SHA-NI and AVX2/AVX-512 SHA-512 kernels build the last
 //! block or two in registers, the others use one generic stack-buffer version. The one-shot
 //! [`Sha256::digest`] (and `digest_with`) has no hasher at all: the kernel hashes the message
 //! where it lies, pads it and leaves the hash value, so a short message costs one kernel call.
@@ -11,8 +11,8 @@
 //! | hash | portable | x86_64 | aarch64 | armv7 |
 //! |---|---|---|---|---|
 //! | SHA-1 | 32-bit words | SHA-NI | ARMv8 SHA1 | AArch32 SHA1 |
-//! | SHA-224/256 | 32-bit words | SHA-NI, AVX2 | ARMv8 SHA2 | AArch32 SHA2 |
-//! | SHA-384/512, /224, /256 | 64-bit words | AVX2 | ARMv8.2 SHA512 | NEON |
+//! | SHA-224/256 | 32-bit words | SHA-NI, AVX-512VL, AVX2 | ARMv8 SHA2 | AArch32 SHA2 |
+//! | SHA-384/512, /224, /256 | 64-bit words | AVX-512VL, AVX2 | ARMv8.2 SHA512 | NEON |
 //!
 //! SHA-1 is broken for collision resistance; it is here for HMAC-SHA1, legacy protocols and
 //! benchmarks.

@@ -87,6 +87,9 @@ crate::cpu::tokens! {
     Avx512Bw = "avx512f,avx512bw,avx2,avx";
     /// AVX-512 IFMA (52-bit multiply-add): the Poly1305 IFMA assembly kernel.
     Avx512Ifma = "avx512ifma,avx512f,avx512vl,avx2,avx";
+    /// AVX-512 on ymm/xmm (`vprorq`, `vpternlogq`) with BMI2 (`rorx`): SHA-2 kernels whose
+    /// message schedule uses EVEX rotations and three-input logic.
+    Avx512Bmi2 = "avx512f,avx512vl,avx2,avx,bmi2";
     /// GFNI affine transforms on zmm with `vpternlogd` and byte shuffles, and BMI2 (`bzhi`
     /// masks): the AES kernel for CPUs (or VMs) that show GFNI but hide AES-NI. Keyed by
     /// `gfni`, and without `avx512vl`, which the walk of `backends()` has dropped by then.

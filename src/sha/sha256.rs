@@ -5,7 +5,7 @@ use crate::cpu::arch::ArmSha2;
 #[cfg(target_arch = "aarch64")]
 use crate::cpu::arch::Sha256Ce;
 #[cfg(target_arch = "x86_64")]
-use crate::cpu::arch::{Avx2Bmi2, ShaNi};
+use crate::cpu::arch::{Avx2Bmi2, Avx512Bmi2, ShaNi};
 use crate::cpu::{Dispatch, Features};
 
 #[cfg(target_arch = "aarch64")]
@@ -15,6 +15,8 @@ mod arm;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_avx512;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_shani;
 
@@ -63,6 +65,11 @@ pub(crate) fn small_sigma1(x: u32) -> u32 {
 pub(crate) enum Backend {
     #[cfg(target_arch = "x86_64")]
     ShaNi(ShaNi),
+    /// The AVX2 kernel's layout with shorter round dependency chains and the message schedule
+    /// on EVEX ymm instructions (`vprord`, `vpternlogd`); the `Avx512Bmi2` token proves those,
+    /// `Avx2Bmi2` the Rust code around them.
+    #[cfg(target_arch = "x86_64")]
+    Avx512(Avx2Bmi2, Avx512Bmi2),
     #[cfg(target_arch = "x86_64")]
     Avx2(Avx2Bmi2),
     #[cfg(target_arch = "arm")]
@@ -77,6 +84,10 @@ impl Dispatch for Backend {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = f.get::<ShaNi>() {
             return Backend::ShaNi(t);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(t), Some(k)) = (f.get::<Avx2Bmi2>(), f.get::<Avx512Bmi2>()) {
+            return Backend::Avx512(t, k);
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = f.get::<Avx2Bmi2>() {
@@ -99,6 +110,8 @@ impl Dispatch for Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(_) => "sha-ni",
             #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(..) => "avx512",
+            #[cfg(target_arch = "x86_64")]
             Backend::Avx2(_) => "avx2",
             #[cfg(target_arch = "arm")]
             Backend::ArmCe(_) => "armv7-ce",
@@ -112,6 +125,8 @@ impl Dispatch for Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(_) => <ShaNi as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(..) => <Avx512Bmi2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(_) => <Avx2Bmi2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "arm")]
@@ -132,6 +147,8 @@ impl super::Compress for Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(t) => x86_64_shani::compress(t, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(t, k) => x86_64_avx512::compress(t, k, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(t) => x86_64_avx2::compress(t, state, blocks),
             #[cfg(target_arch = "arm")]

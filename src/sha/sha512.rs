@@ -1,9 +1,9 @@
 //! SHA-512 compression dispatch (SHA-384, SHA-512/224 and SHA-512/256 share it with other IVs).
 
-#[cfg(target_arch = "x86_64")]
-use crate::cpu::arch::Avx2Bmi2;
 #[cfg(target_arch = "aarch64")]
 use crate::cpu::arch::Sha512Ce;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::arch::{Avx2Bmi2, Avx512Bmi2};
 use crate::cpu::{Dispatch, Features};
 
 #[cfg(target_arch = "aarch64")]
@@ -13,6 +13,8 @@ mod arm;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_avx512;
 
 /// FIPS 180-4 §5.3.5.
 pub(super) const IV512: [u64; 8] = [
@@ -165,6 +167,11 @@ pub(crate) fn small_sigma1(x: u64) -> u64 {
 /// The SHA-512 kernels, best first.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Backend {
+    /// The AVX2 kernel's layout with shorter round dependency chains and the message schedule
+    /// on EVEX ymm instructions (`vprorq`, `vpternlogq`); the `Avx512Bmi2` token proves those,
+    /// `Avx2Bmi2` the Rust code around them.
+    #[cfg(target_arch = "x86_64")]
+    Avx512(Avx2Bmi2, Avx512Bmi2),
     #[cfg(target_arch = "x86_64")]
     Avx2(Avx2Bmi2),
     #[cfg(target_arch = "arm")]
@@ -176,6 +183,10 @@ pub(crate) enum Backend {
 
 impl Dispatch for Backend {
     fn select(f: Features) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(t), Some(k)) = (f.get::<Avx2Bmi2>(), f.get::<Avx512Bmi2>()) {
+            return Backend::Avx512(t, k);
+        }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = f.get::<Avx2Bmi2>() {
             return Backend::Avx2(t);
@@ -195,6 +206,8 @@ impl Dispatch for Backend {
     fn name(self) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(..) => "avx512",
+            #[cfg(target_arch = "x86_64")]
             Backend::Avx2(_) => "avx2",
             #[cfg(target_arch = "arm")]
             Backend::ArmNeon(_) => "armv7-neon",
@@ -206,6 +219,8 @@ impl Dispatch for Backend {
 
     fn key(self) -> u64 {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(..) => <Avx512Bmi2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(_) => <Avx2Bmi2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "arm")]
@@ -225,6 +240,8 @@ impl super::Compress for Backend {
         debug_assert_eq!(blocks.len() % 128, 0);
         match self {
             #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(t, k) => x86_64_avx512::compress(t, k, state, blocks),
+            #[cfg(target_arch = "x86_64")]
             Backend::Avx2(t) => x86_64_avx2::compress(t, state, blocks),
             #[cfg(target_arch = "arm")]
             Backend::ArmNeon(t) => arm::compress(t, state, blocks),
@@ -236,6 +253,10 @@ impl super::Compress for Backend {
 
     #[inline]
     fn finish(self, state: &mut [u64; 8], data: &[u8], bit_len: u128) {
+        #[cfg(target_arch = "x86_64")]
+        if let Backend::Avx512(t, k) = self {
+            return x86_64_avx512::finish(t, k, state, data, bit_len);
+        }
         #[cfg(target_arch = "x86_64")]
         if let Backend::Avx2(t) = self {
             return x86_64_avx2::finish(t, state, data, bit_len);

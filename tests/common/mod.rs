@@ -385,12 +385,22 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
         && std::is_x86_feature_detected!("sse4.1")
         && std::is_x86_feature_detected!("ssse3");
     let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi2");
+    let avx512 = avx2
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512vl");
     const SHANI: &[&str] = &["sha", "sse2", "ssse3", "sse4.1"];
     const AVX2: &[&str] = &["avx2", "avx", "bmi2"];
+    const AVX512: &[&str] = &["avx512f", "avx512vl", "avx2", "avx", "bmi2"];
     match hash {
         "sha1" => vec![("sha-ni", shani, SHANI)],
-        "sha224" | "sha256" => vec![("sha-ni", shani, SHANI), ("avx2", avx2, AVX2)],
-        "sha384" | "sha512" | "sha512-224" | "sha512-256" => vec![("avx2", avx2, AVX2)],
+        "sha224" | "sha256" => vec![
+            ("sha-ni", shani, SHANI),
+            ("avx512", avx512, AVX512),
+            ("avx2", avx2, AVX2),
+        ],
+        "sha384" | "sha512" | "sha512-224" | "sha512-256" => {
+            vec![("avx512", avx512, AVX512), ("avx2", avx2, AVX2)]
+        }
         _ => panic!("unknown hash {hash}"),
     }
 }
