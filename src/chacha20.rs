@@ -185,6 +185,13 @@ impl Core {
         self.state[12]
     }
 
+    /// The 16 state words, for the stitched AEAD kernels (`crate::aead`), which run their own
+    /// ChaCha20 over them and advance word 12 as `xor_blocks` does.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn state_mut(&mut self) -> &mut [u32; 16] {
+        &mut self.state
+    }
+
     /// See [`Backend::xor_blocks`].
     #[inline]
     pub(crate) fn xor_blocks(&mut self, data: &mut [u8]) {

@@ -345,6 +345,13 @@ impl Mac {
         }
     }
 
+    /// The accumulator (canonical form) and the clamped `r`, for the stitched AEAD kernels
+    /// (`crate::aead`), which absorb blocks into `h` themselves and leave it canonical.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn state_and_r(&mut self) -> (&mut State, &[u64; 2]) {
+        (&mut self.st, &self.r)
+    }
+
     /// `data` zero-padded to a multiple of 16 bytes, every block with the 2^128 bit (the
     /// `pad16` of RFC 8439 §2.8).
     pub(crate) fn update_padded(&mut self, data: &[u8]) {

@@ -22,7 +22,7 @@
 //! How a transport uses it is on [`OpenSshChaCha20Poly1305`].
 #![forbid(unsafe_code)]
 
-use super::chacha20_poly1305::{Backend, too_long};
+use super::chacha20_poly1305::{Unstitched as Backend, too_long};
 use crate::Error;
 use crate::chacha20::Core;
 use crate::cpu::{self, Dispatch, Features};
