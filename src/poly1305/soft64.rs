@@ -41,7 +41,8 @@ pub(crate) fn block(h: &mut [u64; 3], r: &[u64; 2], s1: u64, m: [u64; 2], hibit:
     let d0 = u128::from(h0) * u128::from(r0) + u128::from(h1) * u128::from(s1);
     let d1 = u128::from(h0) * u128::from(r1)
         + u128::from(h1) * u128::from(r0)
-        + u128::from(h2) * u128::from(s1);
+        // h2 ≤ 9 and s1 < 1.25·2^60: the product fits a 64-bit multiply.
+        + u128::from(h2 * s1);
     let d2 = h2 * r0;
     let d1 = d1 + (d0 >> 64);
     let d2 = d2 + (d1 >> 64) as u64;
@@ -117,6 +118,24 @@ impl super::Kernel for Soft64 {
         debug_assert!(data.len() % 16 == 0);
         for b in data.chunks_exact(16) {
             block(&mut st.h, &self.r, self.s1, limbs(b), 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `pad_limbs` against the zero-padded block read as two words, every length.
+    #[test]
+    fn pad_limbs_every_length() {
+        let data: [u8; 15] = core::array::from_fn(|i| 0x81 ^ (i as u8).wrapping_mul(37));
+        for n in 0..16 {
+            let mut block = [0u8; 16];
+            block[..n].copy_from_slice(&data[..n]);
+            assert_eq!(
+                super::pad_limbs(&data[..n]),
+                super::limbs(&block),
+                "length {n}"
+            );
         }
     }
 }
