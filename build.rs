@@ -62,6 +62,8 @@ fn main() {
     for f in ASM {
         println!("cargo:rerun-if-changed=asm/{}", f.1);
     }
+    // Headers the assembly files include (e.g. asm/x86_64/chacha_zmm.h).
+    println!("cargo:rerun-if-changed=asm");
     if files.is_empty() {
         return;
     }

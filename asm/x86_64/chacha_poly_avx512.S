@@ -95,6 +95,8 @@
 #define R1M     72(CTX)
 #define S1M     80(CTX)
 
+#include "chacha_zmm.h"
+
         .section .rodata
         .p2align 6
 /* Lane offsets 0..15: counters of the blocks of a pass. */
@@ -193,40 +195,6 @@
                     %zmm2, %zmm7, %zmm8,  %zmm13, %zmm3, %zmm4, %zmm9,  %zmm14
 .endm
 
-/* TRANSPOSE4 a, b, c, d, t0-t3: 4x4 transpose of 32-bit lanes inside every 128-bit lane. */
-.macro TRANSPOSE4 a, b, c, d, t0, t1, t2, t3
-        vpunpckldq  \b, \a, \t0         /* a0 b0 a1 b1 */
-        vpunpckhdq  \b, \a, \t1         /* a2 b2 a3 b3 */
-        vpunpckldq  \d, \c, \t2         /* c0 d0 c1 d1 */
-        vpunpckhdq  \d, \c, \t3         /* c2 d2 c3 d3 */
-        vpunpcklqdq \t2, \t0, \a        /* a0 b0 c0 d0 */
-        vpunpckhqdq \t2, \t0, \b        /* a1 b1 c1 d1 */
-        vpunpcklqdq \t3, \t1, \c        /* a2 b2 c2 d2 */
-        vpunpckhqdq \t3, \t1, \d        /* a3 b3 c3 d3 */
-.endm
-
-/* XOR64 reg, blk: data[64 blk ..] ^= reg (one zmm = one block). */
-.macro XOR64 reg, blk
-        vpxord  64*(\blk)(DATA), \reg, \reg
-        vmovdqu64 \reg, 64*(\blk)(DATA)
-.endm
-
-/* ZQUAD p, q, r, s, k: the 4x4 transpose of 128-bit lanes across zmm p, q, r, s (lane L of
- * each is 16 bytes of block 4L+k), leaving blocks k, 4+k, 8+k, 12+k, XORed into the data. */
-.macro ZQUAD p, q, r, s, k
-        vshufi32x4 $0x44, \q, \p, %zmm18     /* P0 P1 Q0 Q1 */
-        vshufi32x4 $0xee, \q, \p, %zmm19     /* P2 P3 Q2 Q3 */
-        vshufi32x4 $0x44, \s, \r, %zmm20     /* R0 R1 S0 S1 */
-        vshufi32x4 $0xee, \s, \r, %zmm21     /* R2 R3 S2 S3 */
-        vshufi32x4 $0x88, %zmm20, %zmm18, \p  /* P0 Q0 R0 S0: block k */
-        vshufi32x4 $0xdd, %zmm20, %zmm18, \q  /* P1 Q1 R1 S1: block 4+k */
-        vshufi32x4 $0x88, %zmm21, %zmm19, \r  /* block 8+k */
-        vshufi32x4 $0xdd, %zmm21, %zmm19, \s  /* block 12+k */
-        XOR64   \p, \k
-        XOR64   \q, 4+\k
-        XOR64   \r, 8+\k
-        XOR64   \s, 12+\k
-.endm
 
         .globl  simdcrypt_chacha20_poly1305_avx512
         .hidden simdcrypt_chacha20_poly1305_avx512
