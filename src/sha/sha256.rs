@@ -16,8 +16,6 @@ mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_avx2;
 #[cfg(target_arch = "x86_64")]
-mod x86_64_avx512;
-#[cfg(target_arch = "x86_64")]
 mod x86_64_shani;
 
 /// FIPS 180-4 §5.3.3.
@@ -148,7 +146,7 @@ impl super::Compress for Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(t) => x86_64_shani::compress(t, state, blocks),
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512(t, k) => x86_64_avx512::compress(t, k, state, blocks),
+            Backend::Avx512(t, k) => x86_64_avx2::compress_avx512(t, k, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(t) => x86_64_avx2::compress(t, state, blocks),
             #[cfg(target_arch = "arm")]

@@ -13,8 +13,6 @@ mod arm;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_avx2;
-#[cfg(target_arch = "x86_64")]
-mod x86_64_avx512;
 
 /// FIPS 180-4 §5.3.5.
 pub(super) const IV512: [u64; 8] = [
@@ -240,7 +238,7 @@ impl super::Compress for Backend {
         debug_assert_eq!(blocks.len() % 128, 0);
         match self {
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512(t, k) => x86_64_avx512::compress(t, k, state, blocks),
+            Backend::Avx512(t, k) => x86_64_avx2::compress_avx512(t, k, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(t) => x86_64_avx2::compress(t, state, blocks),
             #[cfg(target_arch = "arm")]
@@ -255,7 +253,7 @@ impl super::Compress for Backend {
     fn finish(self, state: &mut [u64; 8], data: &[u8], bit_len: u128) {
         #[cfg(target_arch = "x86_64")]
         if let Backend::Avx512(t, k) = self {
-            return x86_64_avx512::finish(t, k, state, data, bit_len);
+            return x86_64_avx2::finish_avx512(t, k, state, data, bit_len);
         }
         #[cfg(target_arch = "x86_64")]
         if let Backend::Avx2(t) = self {
