@@ -7,7 +7,8 @@
  * zmm16-21), AVX2 and AVX (`vpunpck*` on zmm are AVX512F), BMI2 (`mulx`). The Rust token
  * Avx512Bmi2 proves them. ABI: System V AMD64 psABI. Uses the caller-saved rax, rcx, rdx, rsi,
  * rdi, r8-r11 and all vector registers; saves and restores rbx, rbp, r12-r15 on the stack
- * (the only stack use: the caller's values of those registers); ends with `vzeroupper`.
+ * and keeps 64 bytes of precomputed state words in the red zone below rsp (PRE, see
+ * chacha_zmm.h; zeroed before returning); ends with `vzeroupper`.
  * ELF only.
  *
  *   struct ctx { uint32_t state[16]; uint64_t r0, r1, s1; uint64_t h[3]; };  (112 bytes)
@@ -43,6 +44,8 @@
  * double rounds of column and diagonal quarter-rounds (a += b; d ^= a; d <<<= 16;
  * c += d; b ^= c; b <<<= 12; a += b; d ^= a; d <<<= 8; c += d; b ^= c; b <<<= 7), the final
  * addition of the input, a 16x16 transpose of 32-bit lanes, and the XOR into the data.
+ * As there, the first column round's quarter-rounds on columns 1-3 are computed once per
+ * call (PRECOMP) and column 0's for the next pass during the current one's transposes (COL0).
  *
  * Math, Poly1305 (base 2^64, as src/poly1305/soft64.rs): h = h0 + 2^64 h1 + 2^128 h2. With
  * m added (and the 2^128 bit), the product with r is
@@ -56,7 +59,9 @@
  *
  * Schedule: the 32 Poly1305 blocks of an iteration are split in four parts each (PPART 0-3,
  * 7-8 instructions); a double round (8 QSTEPs of 12 vector instructions, in three groups of
- * four) takes 3 blocks, one part after every other group; 10 double rounds take 30 blocks
+ * four) takes 3 blocks, one part after every other group (the first double round, whose
+ * column round is mostly precomputed, interleaves six parts with its diagonal round and runs
+ * the other six after it); 10 double rounds take 30 blocks
  * and the 2 left run between the transposes, before the first store.
  *
  * Constant time: the branches and memory offsets depend on n and the pointers only; every
@@ -68,7 +73,8 @@
  *   r10  NN     iterations left                eax  CTR    counter of the iteration's block 0
  *   ecx  double-round loop counter             rdx  mulx source and scratch
  *   rbx rbp r12  H0 H1 H2 (accumulator)        r13 r14 r15 r8 r9  T0-T4 (products)
- *   zmm0-15 the 16 words, zmm16 the counter lanes, zmm18-21 transpose temporaries
+ *   zmm0-15 the 16 words, zmm16 the counter lanes, zmm17 the next pass's, zmm22-25 the next
+ *   pass's words 0, 4, 8, 12 (COL0), zmm18-21 transpose temporaries
  *
  * Secrets left behind: the saved registers are restored; caller-saved registers and vector
  * registers hold state-derived values on return (as after any compiled code); `vzeroupper`
@@ -102,6 +108,8 @@
 /* Lane offsets 0..15: counters of the blocks of a pass. */
 .Llanes:
         .long   0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+.Lsixteen:
+        .long   16
 
         .text
 
@@ -215,23 +223,41 @@ simdcrypt_chacha20_poly1305_avx512:
         movq    96(CTX), H1
         movq    104(CTX), H2
         movl    48(STATE), CTR
-.Liter:
+        PRECOMP
         vpbroadcastd CTR, %zmm16
         vpaddd  .Llanes(%rip), %zmm16, %zmm16
-        .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15
-        vpbroadcastd 4*\i(STATE), %zmm\i
+        COL0    %zmm16
+.Liter:
+        /* Columns 1-3 of the pass from PRE (already through the first column round, see
+         * PRECOMP), column 0 from zmm22-25 (COL0, computed during the previous pass). */
+        .irp i, 1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15
+        vpbroadcastd PRE(4*\i), %zmm\i
         .endr
-        vmovdqa64 %zmm16, %zmm12
-        movl    $10, %ecx
+        vmovdqa64 %zmm22, %zmm0
+        vmovdqa64 %zmm23, %zmm4
+        vmovdqa64 %zmm24, %zmm8
+        vmovdqa64 %zmm25, %zmm12
+        /* The first diagonal round with the first double round's three Poly1305 blocks: the
+         * parts of slots 0-11 interleaved, those of slots 12-23 after it. */
+        QR4     0,  %zmm0, %zmm5, %zmm10, %zmm15, %zmm1, %zmm6, %zmm11, %zmm12, \
+                    %zmm2, %zmm7, %zmm8,  %zmm13, %zmm3, %zmm4, %zmm9,  %zmm14
+        .irp s, 12, 14, 16, 18, 20, 22
+        SLOT    \s
+        .endr
+        addq    $48, POLY
+        movl    $9, %ecx
 .Lrounds:
         VDROUND
         addq    $48, POLY
         decl    %ecx
         jnz     .Lrounds
+        vpaddd  .Lsixteen(%rip){1to16}, %zmm16, %zmm17
+        COL0    %zmm17                              /* for the next pass */
         .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15
         vpaddd  4*\i(STATE){1to16}, %zmm\i, %zmm\i
         .endr
         vpaddd  %zmm16, %zmm12, %zmm12
+        vmovdqa64 %zmm17, %zmm16
         /* The last two Poly1305 blocks, between the in-lane transposes (before any store). */
         TRANSPOSE4 %zmm0, %zmm1, %zmm2, %zmm3, %zmm18, %zmm19, %zmm20, %zmm21
         PPART   0, 0
@@ -254,6 +280,7 @@ simdcrypt_chacha20_poly1305_avx512:
         addq    $1024, DATA
         decq    NN
         jnz     .Liter
+        WIPEPRE
         movq    H0, 88(CTX)
         movq    H1, 96(CTX)
         movq    H2, 104(CTX)

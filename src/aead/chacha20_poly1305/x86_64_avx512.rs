@@ -12,7 +12,8 @@
 //! the vector Poly1305 kernel the other half.
 //!
 //! The token [`Avx512Bmi2`] proves the instructions (AVX512F, AVX512VL, AVX2, AVX; BMI2 for
-//! `mulx`). The kernel's only stack use is saving the callee-saved registers it uses.
+//! `mulx`). The kernel's stack use is saving the callee-saved registers it uses and 64 bytes
+//! of words derived from the key and nonce in the red zone, zeroed before it returns.
 
 use crate::chacha20::Core;
 use crate::cpu::arch::Avx512Bmi2;
