@@ -24,7 +24,7 @@
 //! wipe them on drop. The limb copies on the stack are wiped after each call, and the assembly
 //! zeroes every vector register before it returns.
 
-use super::x86_64_avx2::{self as avx2, Avx2Key, Mults, from_limbs26, powers, powers26};
+use super::x86_64_avx2::{self as avx2, Avx2Key, Mults, from_limbs26, powers26};
 use super::{Kernel, State};
 use crate::cpu::arch::{Avx2, Avx512, Avx512Ifma};
 
@@ -116,15 +116,57 @@ fn exponent(s: usize, e: usize) -> usize {
     }
 }
 
+/// `a·b mod p` in radix 2^44, partially reduced: for limbs `a`, `b` below 2^45 (the top one
+/// below 2^43) the result's limbs are below 2^44, 2^44 and 2^42 + 1. With `2^132 ≡ 20` and
+/// `2^176 ≡ 20·2^44 (mod p)`:
+///
+/// ```text
+/// d0 = a0 b0 + 20 (a1 b2 + a2 b1),  d1 = a0 b1 + a1 b0 + 20 a2 b2,  d2 = a0 b2 + a1 b1 + a2 b0
+/// ```
+///
+/// each below 3·2^93 (so `u128` sums), then carried (bits of `d2` from 2^42 up, i.e. from
+/// 2^130, fold back times 5).
+fn mul44(a: &[u64; 3], b: &[u64; 3]) -> [u64; 3] {
+    let m = |x: u64, y: u64| u128::from(x) * u128::from(y);
+    let (t1, t2) = (20 * b[1], 20 * b[2]);
+    let d0 = m(a[0], b[0]) + m(a[1], t2) + m(a[2], t1);
+    let d1 = m(a[0], b[1]) + m(a[1], b[0]) + m(a[2], t2) + (d0 >> 44);
+    let d2 = m(a[0], b[2]) + m(a[1], b[1]) + m(a[2], b[0]) + (d1 >> 44);
+    // d2 < 2^96: c < 2^54 and l0 < 2^44 + 5·2^54 < 2^57.
+    let c = (d2 >> 42) as u64;
+    let l0 = (d0 as u64 & M44) + 5 * c;
+    let l1 = (d1 as u64 & M44) + (l0 >> 44);
+    let l2 = (d2 as u64 & M42) + (l1 >> 44);
+    [l0 & M44, l1 & M44, l2]
+}
+
+/// The powers `r^1..=r^16` in radix 2^44 (index `i` holds `r^(i+1)`), as [`mul44`] leaves
+/// them. A tree (r², r³ r⁴, r⁵..r⁸ from r⁴, r⁹..r¹⁶ from r⁸): the chain is four
+/// multiplications deep instead of fifteen, and the multiplications of one level are
+/// independent, so they overlap (key setup happens once per message).
+fn powers44(r: &[u64; 2]) -> [[u64; 3]; 16] {
+    let mut p = [[0u64; 3]; 16];
+    p[0] = to_limbs44(&[r[0], r[1], 0]);
+    p[1] = mul44(&p[0], &p[0]);
+    p[2] = mul44(&p[1], &p[0]);
+    p[3] = mul44(&p[1], &p[1]);
+    for i in 4..8 {
+        p[i] = mul44(&p[3], &p[i - 4]);
+    }
+    for i in 8..16 {
+        p[i] = mul44(&p[7], &p[i - 8]);
+    }
+    p
+}
+
 impl Tab44 {
-    fn new(r: &[u64; 2]) -> Self {
-        let mut pw = powers::<16>(r);
-        let mut tab = Tab44 {
-            v: [[[0; 8]; 5]; 3],
-        };
-        for (s, set) in tab.v.iter_mut().enumerate() {
+    /// Fills the table for `r` (in place: the table is about a kilobyte, and building it
+    /// on the stack and moving it into the key measured slower).
+    fn fill(&mut self, r: &[u64; 2]) {
+        let mut pw = powers44(r);
+        for (s, set) in self.v.iter_mut().enumerate() {
             for e in 0..8 {
-                let l = to_limbs44(&pw[exponent(s, e) - 1]);
+                let l = pw[exponent(s, e) - 1];
                 let m = [l[0], l[1], l[2], 20 * l[1], 20 * l[2]];
                 for (vec, x) in set.iter_mut().zip(m) {
                     vec[e] = x;
@@ -132,7 +174,6 @@ impl Tab44 {
             }
         }
         crate::wipe::wipe(&mut pw);
-        tab
     }
 }
 
@@ -163,7 +204,14 @@ pub(crate) fn new_ifma(t: Avx512Ifma, t2: Avx2, r: &[u64; 2]) -> IfmaKey {
 
 impl IfmaKey {
     fn tab(&mut self) -> &Tab44 {
-        self.tab.get_or_insert_with(|| Tab44::new(&self.r))
+        let (tab, r) = (&mut self.tab, &self.r);
+        if tab.is_none() {
+            tab.insert(Tab44 {
+                v: [[[0; 8]; 5]; 3],
+            })
+            .fill(r);
+        }
+        tab.as_ref().expect("filled above")
     }
 }
 
@@ -290,6 +338,7 @@ impl Kernel for Avx512Key {
 #[cfg(test)]
 mod tests {
     extern crate std;
+    use super::super::x86_64_avx2::powers;
     use super::super::x86_64_avx2::tests::{Rng, cross_check, fresh_check, reduce};
     use super::*;
     use crate::abi_test::abi_call;
@@ -425,6 +474,29 @@ mod tests {
         for i in 0..1000 {
             let h = rng.h(i);
             assert_eq!(reduce(from_limbs44(to_limbs44(&h))), reduce(h));
+        }
+    }
+
+    /// The radix-2^44 power tree against the portable powers (`r` with all clamped bits set
+    /// among the keys), congruent mod p and within the limb bounds.
+    #[test]
+    fn powers44_match_portable() {
+        let mut rng = Rng(44);
+        for k in 0..200 {
+            let r = rng.r(k % 4 == 0);
+            let want = powers::<16>(&r);
+            for (i, (got, w)) in powers44(&r).iter().zip(want.iter()).enumerate() {
+                assert!(
+                    got[0] < 1 << 44 && got[1] < 1 << 44 && got[2] <= 1 << 42,
+                    "{r:x?} {i}"
+                );
+                assert_eq!(
+                    reduce(from_limbs44(*got)),
+                    reduce(*w),
+                    "r^{} of {r:x?}",
+                    i + 1
+                );
+            }
         }
     }
 
