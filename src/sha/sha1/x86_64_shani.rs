@@ -111,41 +111,43 @@ unsafe fn hash_shani(_t: ShaNi, state: &mut [u32; 5], data: &[u8], last: Option<
             // Rounds 0-3: e is known, add it directly.
             let mut prev = abcd;
             abcd = _mm_sha1rnds4_epu32::<0>(abcd, _mm_add_epi32(e0, g0));
-            rounds4!(abcd, prev, g1, 0); // 4-7
-            rounds4!(abcd, prev, g2, 0); // 8-11
-            rounds4!(abcd, prev, g3, 0); // 12-15
+            // Each group is scheduled three steps before the rounds that use it, so that
+            // `sha1msg2` (a long latency, one issue every four cycles here) runs ahead.
             g0 = schedule!(g0, g1, g2, g3);
-            rounds4!(abcd, prev, g0, 0); // 16-19
+            rounds4!(abcd, prev, g1, 0);
             g1 = schedule!(g1, g2, g3, g0);
-            rounds4!(abcd, prev, g1, 1); // 20-23
+            rounds4!(abcd, prev, g2, 0);
             g2 = schedule!(g2, g3, g0, g1);
+            rounds4!(abcd, prev, g3, 0);
+            g3 = schedule!(g3, g0, g1, g2);
+            rounds4!(abcd, prev, g0, 0);
+            g0 = schedule!(g0, g1, g2, g3);
+            rounds4!(abcd, prev, g1, 1);
+            g1 = schedule!(g1, g2, g3, g0);
             rounds4!(abcd, prev, g2, 1);
-            g3 = schedule!(g3, g0, g1, g2);
+            g2 = schedule!(g2, g3, g0, g1);
             rounds4!(abcd, prev, g3, 1);
-            g0 = schedule!(g0, g1, g2, g3);
+            g3 = schedule!(g3, g0, g1, g2);
             rounds4!(abcd, prev, g0, 1);
+            g0 = schedule!(g0, g1, g2, g3);
+            rounds4!(abcd, prev, g1, 1);
             g1 = schedule!(g1, g2, g3, g0);
-            rounds4!(abcd, prev, g1, 1); // 36-39
+            rounds4!(abcd, prev, g2, 2);
             g2 = schedule!(g2, g3, g0, g1);
-            rounds4!(abcd, prev, g2, 2); // 40-43
-            g3 = schedule!(g3, g0, g1, g2);
             rounds4!(abcd, prev, g3, 2);
-            g0 = schedule!(g0, g1, g2, g3);
+            g3 = schedule!(g3, g0, g1, g2);
             rounds4!(abcd, prev, g0, 2);
-            g1 = schedule!(g1, g2, g3, g0);
-            rounds4!(abcd, prev, g1, 2);
-            g2 = schedule!(g2, g3, g0, g1);
-            rounds4!(abcd, prev, g2, 2); // 56-59
-            g3 = schedule!(g3, g0, g1, g2);
-            rounds4!(abcd, prev, g3, 3); // 60-63
             g0 = schedule!(g0, g1, g2, g3);
-            rounds4!(abcd, prev, g0, 3);
+            rounds4!(abcd, prev, g1, 2);
             g1 = schedule!(g1, g2, g3, g0);
-            rounds4!(abcd, prev, g1, 3);
+            rounds4!(abcd, prev, g2, 2);
             g2 = schedule!(g2, g3, g0, g1);
-            rounds4!(abcd, prev, g2, 3);
+            rounds4!(abcd, prev, g3, 3);
             g3 = schedule!(g3, g0, g1, g2);
-            rounds4!(abcd, prev, g3, 3); // 76-79
+            rounds4!(abcd, prev, g0, 3);
+            rounds4!(abcd, prev, g1, 3);
+            rounds4!(abcd, prev, g2, 3);
+            rounds4!(abcd, prev, g3, 3);
 
             // §6.1.2 step 4. The final e is ROTL^30 of `prev`'s a; add the old e to it.
             e0 = _mm_sha1nexte_epu32(prev, e0);
