@@ -27,6 +27,12 @@
 //! decrypts it. A failed open zeroes the whole buffer; the plaintext of the head is only
 //! written out after the tag matched.
 //!
+//! A text of at most [`ONE_TEXT`] (64) bytes with a short AAD, the TLS and VPN packet case,
+//! takes a path of its own ([`seal_one`], [`open_one`]), kept out of the frame of the long
+//! paths: a 128-byte buffer on the caller's stack, the text copied in and out with inline
+//! fixed-size moves, one kernel call, [`mac_short`]. A 64-byte seal with a 13-byte AAD went
+//! from about 131 to 113 ns here with it (the ChaCha20 call is about 66 ns of that).
+//!
 //! With AVX-512 and BMI2 (x86_64), a text of at least `STITCH_TEXT` (1984) bytes takes the
 //! stitched path instead (`seal_stitched`, `open_stitched`; the pair's name ends in
 //! `+stitched`; OpenSSH's construction keeps the unstitched pair, [`Unstitched`]). The head is
@@ -344,14 +350,25 @@ struct Head<const N: usize> {
 impl<const N: usize> Head<N> {
     /// Copies the first `min(len, N − 64)` bytes of `text`, XORs the keystream of blocks
     /// 0, 1, … into block 0 and the head, and leaves `core` at the block after them.
-    fn new(core: &mut Core, text: &[u8]) -> Self {
+    ///
+    /// `self` is the caller's zeroed head, filled in place: built in a local and returned by
+    /// value, the head left a copy of the keystream and the Poly1305 key in this function's
+    /// frame, which nothing wiped.
+    fn fill(&mut self, core: &mut Core, text: &[u8]) {
         const { assert!(N % 64 == 0 && N > 64 && (N <= 64 + HEAD || N == 64 + STITCH_HEAD)) };
         let len = text.len().min(N - 64);
-        let mut buf = [0u8; N];
-        buf[64..64 + len].copy_from_slice(&text[..len]);
+        self.buf[64..64 + len].copy_from_slice(&text[..len]);
         let blocks = 1 + len.div_ceil(64);
-        core.xor_blocks(&mut buf[..64 * blocks]);
-        Head { buf, len }
+        core.xor_blocks(&mut self.buf[..64 * blocks]);
+        self.len = len;
+    }
+
+    /// An all-zero head (no secrets yet), for [`Head::fill`].
+    fn zeroed() -> Self {
+        Head {
+            buf: [0u8; N],
+            len: 0,
+        }
     }
 
     /// The one-time Poly1305 key `r ‖ s` (RFC 8439 §2.6).
@@ -398,6 +415,99 @@ fn mac_short(poly_key: &[u8; 32], aad: &[u8], ct: &[u8]) -> [u8; 16] {
     m.finish()
 }
 
+/// Longest text of the one-block path ([`seal_one`], [`open_one`]): block 0 and one block of
+/// text, in one two-block kernel call.
+const ONE_TEXT: usize = 64;
+
+/// `dst.copy_from_slice(src)` for at most [`ONE_TEXT`] bytes, inline: two fixed-size copies
+/// that overlap in the middle (the length is public; the copied bytes never steer anything).
+/// A variable-length `copy_from_slice` calls the C library's `memcpy`, which took about 4% of
+/// a 64-byte seal's samples in `perf` (two calls per seal).
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    debug_assert!(n == dst.len() && n <= ONE_TEXT);
+    macro_rules! two {
+        ($w:expr) => {{
+            dst[..$w].copy_from_slice(&src[..$w]);
+            dst[n - $w..].copy_from_slice(&src[n - $w..]);
+        }};
+    }
+    if n >= 32 {
+        two!(32)
+    } else if n >= 16 {
+        two!(16)
+    } else if n >= 8 {
+        two!(8)
+    } else if n >= 4 {
+        two!(4)
+    } else if n > 0 {
+        // Bytes 0, n/2 and n − 1 cover every length 1..=3.
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
+    }
+}
+
+/// Block 0 and (for a non-empty text) block 1 of the keystream, XORed into `buf`, whose
+/// bytes `[64..64 + len]` hold the text: one kernel call of one or two blocks.
+#[inline(always)]
+fn one_call(c: chacha20::Backend, key: &[u8; 32], tail: [u32; 4], buf: &mut [u8; 128], len: usize) {
+    let mut core = Core::with_backend(c, key, tail);
+    let n = if len == 0 { 64 } else { 128 };
+    core.xor_blocks(&mut buf[..n]);
+}
+
+/// [`seal`] for a text of at most [`ONE_TEXT`] bytes and an AAD of at most [`SHORT_AAD`]:
+/// the text is copied next to block 0, both are XORed with the keystream in one call, and
+/// the MAC is [`mac_short`]. The buffer (keystream, the Poly1305 key) is wiped.
+#[inline(always)]
+fn seal_one(
+    c: chacha20::Backend,
+    key: &[u8; 32],
+    tail: [u32; 4],
+    aad: &[u8],
+    in_out: &mut [u8],
+) -> [u8; 16] {
+    let len = in_out.len();
+    let mut buf = [0u8; 128];
+    copy_short(&mut buf[64..64 + len], in_out);
+    one_call(c, key, tail, &mut buf, len);
+    copy_short(in_out, &buf[64..64 + len]);
+    let tag = mac_short(buf[..32].try_into().expect("32 bytes"), aad, in_out);
+    wipe(&mut buf);
+    tag
+}
+
+/// [`open`] for the texts of [`seal_one`]: the tag is computed over the ciphertext still in
+/// `in_out`, and the plaintext (in the buffer) is written out only if it matches.
+#[inline(always)]
+fn open_one(
+    c: chacha20::Backend,
+    key: &[u8; 32],
+    tail: [u32; 4],
+    aad: &[u8],
+    in_out: &mut [u8],
+    tag: &[u8; 16],
+) -> Result<(), Error> {
+    let len = in_out.len();
+    let mut buf = [0u8; 128];
+    copy_short(&mut buf[64..64 + len], in_out);
+    one_call(c, key, tail, &mut buf, len);
+    let mut want = mac_short(buf[..32].try_into().expect("32 bytes"), aad, in_out);
+    let ok = crate::ct::eq(&want, tag);
+    wipe(&mut want);
+    let r = if ok {
+        copy_short(in_out, &buf[64..64 + len]);
+        Ok(())
+    } else {
+        wipe_slice(in_out);
+        Err(Error::AuthenticationFailed)
+    };
+    wipe(&mut buf);
+    r
+}
+
 /// Whether a text of `len` bytes is too long for the 32-bit block counter.
 pub(super) fn too_long(len: usize) -> bool {
     len as u64 > MAX_TEXT
@@ -426,6 +536,23 @@ pub(super) fn seal(
     aad: &[u8],
     in_out: &mut [u8],
 ) -> [u8; 16] {
+    if in_out.len() <= ONE_TEXT && aad.len() <= SHORT_AAD {
+        return seal_one(b.chacha, key, tail, aad, in_out);
+    }
+    seal_long(b, key, tail, aad, in_out)
+}
+
+/// [`seal`] of a text longer than [`ONE_TEXT`] bytes or with a long AAD. Out of line: the
+/// stitched and chunked paths need a frame of several KiB (and a stack probe), which the
+/// short path should not pay for.
+#[inline(never)]
+fn seal_long(
+    b: Backend,
+    key: &[u8; 32],
+    tail: [u32; 4],
+    aad: &[u8],
+    in_out: &mut [u8],
+) -> [u8; 16] {
     #[cfg(target_arch = "x86_64")]
     if b.stitch.is_some() && in_out.len() >= STITCH_TEXT {
         return seal_with::<{ 64 + STITCH_HEAD }>(b, key, tail, aad, in_out);
@@ -443,7 +570,8 @@ fn seal_with<const N: usize>(
 ) -> [u8; 16] {
     let text_len = in_out.len();
     let mut core = Core::with_backend(b.chacha, key, tail);
-    let head = Head::<N>::new(&mut core, in_out);
+    let mut head = Head::<N>::zeroed();
+    head.fill(&mut core, in_out);
     if text_len <= SHORT_TEXT && aad.len() <= SHORT_AAD {
         in_out.copy_from_slice(head.text());
         return mac_short(head.poly_key(), aad, in_out);
@@ -486,6 +614,23 @@ pub(super) fn open(
     in_out: &mut [u8],
     tag: &[u8; 16],
 ) -> Result<(), Error> {
+    if in_out.len() <= ONE_TEXT && aad.len() <= SHORT_AAD {
+        return open_one(b.chacha, key, tail, aad, in_out, tag);
+    }
+    open_long(b, key, tail, aad, in_out, tag)
+}
+
+/// [`open`] of a text longer than [`ONE_TEXT`] bytes or with a long AAD (out of line, as
+/// [`seal_long`]).
+#[inline(never)]
+fn open_long(
+    b: Backend,
+    key: &[u8; 32],
+    tail: [u32; 4],
+    aad: &[u8],
+    in_out: &mut [u8],
+    tag: &[u8; 16],
+) -> Result<(), Error> {
     #[cfg(target_arch = "x86_64")]
     if b.stitch.is_some() && in_out.len() >= STITCH_TEXT {
         return open_with::<{ 64 + STITCH_HEAD }>(b, key, tail, aad, in_out, tag);
@@ -504,7 +649,8 @@ fn open_with<const N: usize>(
 ) -> Result<(), Error> {
     let text_len = in_out.len();
     let mut core = Core::with_backend(b.chacha, key, tail);
-    let head = Head::<N>::new(&mut core, in_out);
+    let mut head = Head::<N>::zeroed();
+    head.fill(&mut core, in_out);
     let head_len = head.len;
     let mut want = if text_len <= SHORT_TEXT && aad.len() <= SHORT_AAD {
         mac_short(head.poly_key(), aad, in_out)
@@ -767,6 +913,51 @@ mod tests {
                     Err(Error::AuthenticationFailed)
                 );
                 assert!(ct.iter().all(|&b| b == 0), "{name} len {len}");
+            }
+        }
+    }
+
+    /// The short paths ([`seal_one`], [`open_one`], [`mac_short`]) and the paths just past
+    /// them: every text length 0..=200 with every AAD length 0..=70, on every pair, seal and
+    /// open against the reference; a flipped tag bit and a flipped ciphertext bit each fail
+    /// and leave the buffer zeroed.
+    #[test]
+    fn short_texts_every_length() {
+        let key: [u8; 32] = core::array::from_fn(|i| (i * 11 + 5) as u8);
+        let aad_all: Vec<u8> = (0..70u32).map(|i| (i * 89 + 7) as u8).collect();
+        for (name, f) in all() {
+            let aead = ChaCha20Poly1305::new_with(f, &key);
+            for len in 0..=200usize {
+                let pt: Vec<u8> = (0..len).map(|i| (i * 57 + len * 3) as u8).collect();
+                for alen in 0..=70usize {
+                    let aad = &aad_all[..alen];
+                    let nonce: [u8; 12] = core::array::from_fn(|i| (i + len + 3 * alen) as u8);
+                    let want = reference(Features::none(), &key, &nonce, aad, &pt);
+                    let mut buf = pt.clone();
+                    let tag = aead.seal_in_place_detached(&nonce, aad, &mut buf).unwrap();
+                    assert!(buf == want[..len], "{name} seal len {len} aad {alen}");
+                    assert_eq!(tag, want[len..], "{name} tag len {len} aad {alen}");
+                    aead.open_in_place_detached(&nonce, aad, &mut buf, &tag)
+                        .unwrap();
+                    assert!(buf == pt, "{name} open len {len} aad {alen}");
+                    let mut bad = tag;
+                    bad[(len + alen) % 16] ^= 1 << (alen % 8);
+                    let mut ct = want[..len].to_vec();
+                    assert_eq!(
+                        aead.open_in_place_detached(&nonce, aad, &mut ct, &bad),
+                        Err(Error::AuthenticationFailed)
+                    );
+                    assert!(ct.iter().all(|&b| b == 0), "{name} len {len} aad {alen}");
+                    if len > 0 {
+                        let mut ct = want[..len].to_vec();
+                        ct[(len * 7 + alen) % len] ^= 0x40;
+                        assert_eq!(
+                            aead.open_in_place_detached(&nonce, aad, &mut ct, &tag),
+                            Err(Error::AuthenticationFailed)
+                        );
+                        assert!(ct.iter().all(|&b| b == 0), "{name} len {len} aad {alen}");
+                    }
+                }
             }
         }
     }

@@ -102,15 +102,48 @@ impl Soft64 {
 /// §2.8 pads: assembled in registers. Copying the bytes into a zeroed 16-byte buffer and
 /// loading it back as two words makes the loads wait for several narrower stores (no store
 /// forwarding), about 7 ns more for a 13-byte TLS AAD here.
+///
+/// Each word is one 8-byte load, or two 4-byte loads that overlap in the middle (an
+/// overlapping byte is the same byte in both, so OR-ing them is exact), or for 1–3 bytes the
+/// bytes 0, n/2 and n − 1; the loads and shifts depend only on the length, which is public.
+/// The byte-by-byte loop this replaces compiled to five instructions per byte (load, shift,
+/// OR, compare, branch).
 #[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
 #[inline]
 pub(crate) fn pad_limbs(rest: &[u8]) -> [u64; 2] {
-    debug_assert!(rest.len() < 16);
-    let mut w = [0u64; 2];
-    for (i, &b) in rest.iter().enumerate() {
-        w[i / 8] |= u64::from(b) << (8 * (i % 8));
+    let n = rest.len();
+    debug_assert!(n < 16);
+    if n >= 8 {
+        [le64(&rest[..8]), le_short(&rest[8..])]
+    } else {
+        [le_short(rest), 0]
     }
-    w
+}
+
+/// Bytes `b` (at most 7) as a little-endian word, zero-extended (see [`pad_limbs`]).
+#[inline(always)]
+fn le_short(b: &[u8]) -> u64 {
+    let n = b.len();
+    debug_assert!(n < 8);
+    if n >= 4 {
+        let lo = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let hi = u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]);
+        u64::from(lo) | (u64::from(hi) << (8 * (n - 4)))
+    } else if n > 0 {
+        u64::from(b[0])
+            | (u64::from(b[n / 2]) << (8 * (n / 2)))
+            | (u64::from(b[n - 1]) << (8 * (n - 1)))
+    } else {
+        0
+    }
+}
+
+/// The first 8 bytes of `b` as a little-endian word.
+#[inline(always)]
+fn le64(b: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[..8]);
+    u64::from_le_bytes(w)
 }
 
 impl super::Kernel for Soft64 {
