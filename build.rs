@@ -32,6 +32,8 @@ const ASM: &[(&str, &str)] = &[
     ("x86_64", "x86_64/aes_gcm_aesni.S"),
     // x86_64 AVX-512 ChaCha20 kernel (src/chacha20/x86_64_avx512.rs).
     ("x86_64", "x86_64/chacha_avx512.S"),
+    // x86_64 AVX2 ChaCha20 kernel, 16- and 8-block passes (src/chacha20/x86_64_avx2.rs).
+    ("x86_64", "x86_64/chacha_avx2.S"),
     // x86_64 AVX-512 and IFMA Poly1305 loops (src/poly1305/x86_64_avx512.rs).
     ("x86_64", "x86_64/poly1305_avx512.S"),
     // x86_64 stitched ChaCha20-Poly1305: zmm ChaCha20 with scalar Poly1305

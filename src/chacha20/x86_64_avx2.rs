@@ -1,14 +1,22 @@
 //! ChaCha20 (RFC 8439 §2.3) on 256-bit AVX2 registers.
 //!
 //! # Layouts
-//! - Eight blocks, "vertical" (Goll and Gueron, "Vectorizing ChaCha20"): register `x[i]`
-//!   holds state word `i` of eight consecutive blocks, 32-bit lane `j` = block `j`, so the
-//!   quarter-rounds of RFC 8439 §2.1 need no shuffles. Word 12's lanes are `counter + 0..7`
-//!   (32-bit adds: word 12 wraps at 2^32, word 13 is never touched). After the final
-//!   addition, a 4×4 transpose of 32-bit lanes inside each 128-bit half (`vpunpck*`) turns
-//!   the four words `4g..4g+3` into registers whose low half is bytes `16g..16g+16` of
-//!   block `k` and whose high half is the same bytes of block `k + 4`; `vperm2i128` of the
-//!   registers of groups `g` and `g + 1` then gives 32 contiguous bytes of one block.
+//! - Vertical (Goll and Gueron, "Vectorizing ChaCha20"), in the assembly kernel
+//!   `asm/x86_64/chacha_avx2.S` (its header has the register and frame plan): a register
+//!   holds one state word of eight consecutive blocks, 32-bit lane `j` = block `j`, so the
+//!   quarter-rounds of RFC 8439 §2.1 need no shuffles. Passes of 16 blocks run two such sets
+//!   of eight interleaved: one set alone is four dependency chains per half round and left
+//!   the vector ports idle about a fifth of the time. At 16 KiB with AVX-512 masked
+//!   (`simdcrypt-speed`, Emerald Rapids, five alternating runs) the compiled eight-block
+//!   kernel that did all vertical work before did 3 410–3 490 MB/s, the assembly 4 060–4 140.
+//!   32 words do not fit 16 ymm registers, so each set keeps some words in a stack frame and
+//!   reads them as memory operands. Eight-block passes take what remains below 16 blocks (8,
+//!   or a partial last pass of 5–7 blocks); a last 13–15 blocks take a partial 16-block pass.
+//! - Vertical, eight blocks, compiled from the intrinsics below (`vertical_avx2`): for calls
+//!   of 5–8 blocks only, such as the AEAD's first call (block 0 and up to seven blocks of
+//!   text). The assembly's eight-block pass was faster alone (5 blocks: 1 960–2 030 against
+//!   1 820–1 840 MB/s), yet 256- and 320-byte AEAD seals measured 3–11% slower with it, in
+//!   each of 11 alternating runs; the cause was not found.
 //! - Two blocks per register set, "horizontal": registers `a`, `b`, `c`, `d` hold rows 0–3
 //!   of the state matrix, the low 128-bit half for one block and the high half for the next
 //!   (counters `c` and `c + 1`). Rotating rows `a`, `c`, `d` by 3, 1, 2 words inside each
@@ -17,37 +25,58 @@
 //!
 //! Rotations by 16 and 8 are `vpshufb` byte permutations; by 12 and 7, shifts and an OR.
 //!
-//! Messages: eight-block passes; then the last 1–7 blocks (and short messages, such as the
-//! 16- and 64-byte AEAD messages) as one or two horizontal sets (1–4 blocks) or one vertical
-//! pass whose output is stored only for the blocks that exist (5–7 blocks).
+//! Messages: the vertical kernels for `8k` blocks, or for all of them when 5–7 blocks remain
+//! past a multiple of eight (the assembly from 9 blocks on); 1–4 remaining blocks (and short
+//! messages, such as the 16- and 64-byte AEAD messages) as one or two horizontal sets.
 //!
 //! Constant time: additions, XORs, shifts and fixed shuffles; branches and memory offsets
 //! depend on the length only.
 //!
-//! Secrets in memory: as in `x86_64_sse2.rs`, the vertical kernel (which spills state words
-//! and key-word broadcasts: 16 words do not fit 16 ymm registers with temporaries) is a
-//! never-inlined function followed by `scrub_stack`; the horizontal one spills nothing
-//! (checked on the release build: with the scrub no key word was left in the 4 KiB below the
-//! caller's stack pointer, without it 64).
+//! Secrets in memory: the assembly zeroes the part of its stack frame it used (key-word
+//! broadcasts, spilled state words) and all ymm registers before it returns, so it needs no
+//! stack scrub. As in `x86_64_sse2.rs`, the compiled vertical kernel (which spills state
+//! words and key-word broadcasts: 16 words do not fit 16 ymm registers with temporaries) is
+//! a never-inlined function followed by `scrub_stack`; the horizontal one spills nothing
+//! (checked on the release build, rustc 1.95: no stack access in `horizontal_avx2`; with the
+//! scrub no key word was left in the 4 KiB below the caller's stack pointer after the
+//! compiled vertical kernel, without it 64).
 
 use core::arch::x86_64::*;
 
 use crate::cpu::arch::Avx2;
+
+unsafe extern "sysv64" {
+    /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … (mod 2^32) into the
+    /// `nblocks` 64-byte blocks at `data`, in place: 16-block passes, then an eight-block
+    /// one; a last 9–15 or 1–7 blocks take one more pass that stores only those. Reads
+    /// `state` (16 words), never writes it. Needs AVX2 and AVX.
+    fn simdcrypt_chacha20_avx2(state: *const [u32; 16], data: *mut u8, nblocks: usize);
+}
 
 /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `data` (whole 64-byte
 /// blocks, in place) and advances `state[12]` by the block count, wrapping at 2^32.
 pub(super) fn xor_blocks(t: Avx2, state: &mut [u32; 16], data: &mut [u8]) {
     debug_assert!(data.len() % 64 == 0);
     let nblocks = data.len() / 64;
-    // Eight-block passes, the last one partial when 5–7 blocks remain; 1–4 remaining blocks
-    // go to the horizontal sets.
+    // The vertical kernel for `8k` blocks, or for all of them when 5–7 remain past a
+    // multiple of eight (its last pass then stores only those); 1–4 remaining blocks go to
+    // the horizontal sets, which finish them sooner than a partial vertical pass.
     let vertical = if nblocks % 8 >= 5 {
         nblocks
     } else {
         nblocks & !7
     };
     let (v, h) = data.split_at_mut(64 * vertical);
-    if !v.is_empty() {
+    if vertical > 8 {
+        // SAFETY: the token proves AVX2 and AVX. The kernel reads the 16 words of `state`
+        // and reads and writes exactly the `vertical` whole blocks of `v` (exclusively
+        // borrowed); it restores rsp, uses only caller-saved registers (checked by the ABI
+        // test below) and zeroes the stack it used.
+        unsafe { simdcrypt_chacha20_avx2(state, v.as_mut_ptr(), vertical) };
+    } else if vertical > 0 {
+        // 5–8 blocks (the AEAD's first call, block 0 and a head of up to seven blocks, is
+        // one): the compiled eight-block pass. The assembly's was faster alone, yet AEAD
+        // seals of 256 and 320 bytes measured 3–11% slower with it (cause not found).
         // SAFETY: the token proves AVX2 and AVX.
         unsafe { vertical_avx2(t, state, v) };
         // The vertical kernel spills state words; see `scrub_stack`.
@@ -65,8 +94,9 @@ pub(super) fn xor_blocks(t: Avx2, state: &mut [u32; 16], data: &mut [u8]) {
 /// spill slots in the release build, rustc 1.95) and the 128-byte red zone, with room to spare.
 const SCRUB_AVX2: usize = 1280;
 
-// The macros below expand inside `blocks_avx2`, in an `unsafe` block whose SAFETY comment
-// covers them: AVX/AVX2 intrinsics on registers, loads and stores inside `data` and `state`.
+// The macros below expand inside `vertical_avx2` and `horizontal_avx2`, in an `unsafe` block
+// whose SAFETY comment covers them: AVX/AVX2 intrinsics on registers, loads and stores inside
+// `data` and `state`.
 // Macros rather than functions: a `#[target_feature]` function cannot be `#[inline(always)]`.
 
 /// `x <<< n` on every 32-bit lane, by shifts.
@@ -328,8 +358,7 @@ unsafe fn vertical_avx2(_t: Avx2, state: &[u32; 16], data: &mut [u8]) {
     }
 }
 
-/// The 1–4 blocks of `data` as one or two horizontal sets, counters from `ctr`. Apart from the
-/// vertical kernel so that short messages need no stack scrub: a few rows fit the registers.
+/// The 1–4 blocks of `data` as one or two horizontal sets, counters from `ctr`.
 // Intrinsics are safe to call here from Rust 1.87 on, `unsafe` on the MSRV (1.85).
 #[allow(unused_unsafe)]
 #[inline(never)]
@@ -365,6 +394,37 @@ mod tests {
         };
         let k = |s: &mut [u32; 16], d: &mut [u8]| xor_blocks(t, s, d);
         check::rfc8439(&k);
-        check::cross_check(&k, 3 * 8 + 3);
+        // Every count through two 16-block passes, each 8-block and partial tail after them,
+        // and three blocks past.
+        check::cross_check(&k, 3 * 16 + 3);
+    }
+
+    /// The entry point through the ABI harness: callee-saved registers, stack pointer and
+    /// direction flag survive every path; the output matches the portable kernel.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn abi() {
+        use crate::abi_test::abi_call;
+        let Some(_t) = Features::hardware().get::<Avx2>() else {
+            std::eprintln!("avx2: CPU lacks AVX2; kernel not tested");
+            return;
+        };
+        // Every count up to two 16-block passes: 1–7 blocks (a partial eight-block pass) and 8
+        // (a full one), which the wrapper does not pass but the contract allows, 9–15 (a
+        // partial 16-block pass), 16, 17–31 (a 16-block pass and every tail), 32, then 39, 40
+        // and 48 (two 16-block passes and a partial, full or 16-block pass).
+        for n in (0usize..=32).chain([39, 40, 48]) {
+            let st = check::state(&[n as u8; 32], u32::MAX - 3, &[7; 12]);
+            let data = check::bytes(n as u64, 64 * n);
+            let mut got = data.clone();
+            let args = [st.as_ptr() as usize, got.as_mut_ptr() as usize, n];
+            // SAFETY: the token proves the features; the arguments are what `xor_blocks`
+            // passes: 16 state words, `n` blocks of data.
+            let (_, rep) = unsafe { abi_call(simdcrypt_chacha20_avx2 as *const (), &args) };
+            rep.assert_clean();
+            let mut want = data;
+            super::super::soft::xor_blocks(&mut st.clone(), &mut want);
+            assert_eq!(got, want, "{n} blocks");
+        }
     }
 }
