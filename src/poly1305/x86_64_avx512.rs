@@ -15,8 +15,8 @@
 //!   as the lane sums, which are carried and packed into three words (< 2^131) here;
 //! - calls shorter than one 16-block group (or than [`IFMA_FIRST_MIN_BLOCKS`] /
 //!   [`AVX512_FIRST_MIN_BLOCKS`] blocks before the first call that makes the table) and the
-//!   last `n mod 16` blocks of a call go to the AVX2 kernel (itself eight blocks at a time,
-//!   the portable kernel below that), which each key here owns, built from its own [`Avx2`]
+//!   last `n mod 16` blocks of a call go to the AVX2 kernel (itself four-block groups, the
+//!   portable kernel below that), which each key here owns, built from its own [`Avx2`]
 //!   token.
 //!
 //! Keys make their tables at the first call of at least one group (key setup happens once per
@@ -59,12 +59,15 @@ const GROUP: usize = 16;
 /// Below this many blocks a call goes to the AVX2 key (itself the portable kernel below
 /// `x86_64_avx2::FIRST_MIN_BLOCKS` blocks) while the key has no table yet: making the table
 /// costs about 370 cycles with IFMA and 550 with AVX-512F (measured), while the AVX2 key's
-/// own tables cost about 80 (`x86_64_avx2::tables_avx2`). The loops win that back over the
-/// AVX2 loop (about 0.16 and 0.05 cycles/byte) only on longer messages. Measured on an
+/// own first tables cost about 150 (`x86_64_avx2::tables_avx2`, about 94 TSC ticks). The loops
+/// win that back over the AVX2 loop only on longer messages. Measured on an
 /// Emerald Rapids Xeon, fresh key, whole MAC (cycles, AVX2 vs IFMA): 64 blocks 552 vs 600,
 /// 80 blocks 630 vs 636, 84 blocks (1350 bytes: five groups and four blocks) 652 vs 692,
 /// 96 blocks 705 vs 667, 128 blocks 873 vs 736; (AVX2 vs AVX-512F):
-/// 256 blocks 1504 vs 1556, 384 blocks 2136 vs 2031.
+/// 256 blocks 1504 vs 1556, 384 blocks 2136 vs 2031. Those AVX2 figures are the earlier
+/// eight-lane loop's; the four-lane one that replaced it is faster than the AVX-512F loop even
+/// at 16 KiB here (10.6 against 9.1 GB/s, `simdcrypt-speed -backend`), while IFMA stays ahead
+/// from 2 KiB (6.9 against 5.5 GB/s). The AVX-512F loop needs the same aggregated steps.
 const IFMA_FIRST_MIN_BLOCKS: usize = 96;
 const AVX512_FIRST_MIN_BLOCKS: usize = 320;
 
