@@ -50,6 +50,28 @@
         XOR64   \s, 12+\k, \partial
 .endm
 
+/* QRTAIL a, b, c, d[, din]: a quarter-round (RFC 8439 sec. 2.1) after its first addition
+ * (a += b already done): d ^= a (d = din ^ a when din is given); d <<<= 16; c += d; b ^= c;
+ * b <<<= 12; a += b; d ^= a; d <<<= 8; c += d; b ^= c; b <<<= 7. EVEX, so any of xmm/ymm/zmm
+ * 0-31. */
+.macro QRTAIL a, b, c, d, din
+        .ifb \din
+        vpxord  \a, \d, \d
+        .else
+        vpxord  \a, \din, \d
+        .endif
+        vprold  $16, \d, \d
+        vpaddd  \d, \c, \c
+        vpxord  \c, \b, \b
+        vprold  $12, \b, \b
+        vpaddd  \b, \a, \a
+        vpxord  \a, \d, \d
+        vprold  $8, \d, \d
+        vpaddd  \d, \c, \c
+        vpxord  \c, \b, \b
+        vprold  $7, \b, \b
+.endm
+
 /* PRE: 16 words at -64(%rsp), in the red zone (the 128 bytes below rsp that the System V
  * ABI leaves to a function that calls nothing; both kernels are such leaves), written by
  * PRECOMP once per call and zeroed by WIPEPRE before the kernel returns. */
@@ -70,17 +92,7 @@
         vmovdqu32 32(STATE), %xmm24
         vmovdqu32 48(STATE), %xmm25
         vpaddd  %xmm23, %xmm22, %xmm22
-        vpxord  %xmm22, %xmm25, %xmm25
-        vprold  $16, %xmm25, %xmm25
-        vpaddd  %xmm25, %xmm24, %xmm24
-        vpxord  %xmm24, %xmm23, %xmm23
-        vprold  $12, %xmm23, %xmm23
-        vpaddd  %xmm23, %xmm22, %xmm22
-        vpxord  %xmm22, %xmm25, %xmm25
-        vprold  $8, %xmm25, %xmm25
-        vpaddd  %xmm25, %xmm24, %xmm24
-        vpxord  %xmm24, %xmm23, %xmm23
-        vprold  $7, %xmm23, %xmm23
+        QRTAIL  %xmm22, %xmm23, %xmm24, %xmm25
         vmovdqu32 %xmm22, PRE(0)
         vmovdqu32 %xmm23, PRE(16)
         vmovdqu32 %xmm24, PRE(32)
@@ -108,16 +120,6 @@
         vpbroadcastd PRE(0), %zmm22
         vpbroadcastd 16(STATE), %zmm23
         vpbroadcastd 32(STATE), %zmm24
-        vpxord  %zmm22, \ctr, %zmm25
-        vprold  $16, %zmm25, %zmm25
-        vpaddd  %zmm25, %zmm24, %zmm24
-        vpxord  %zmm24, %zmm23, %zmm23
-        vprold  $12, %zmm23, %zmm23
-        vpaddd  %zmm23, %zmm22, %zmm22
-        vpxord  %zmm22, %zmm25, %zmm25
-        vprold  $8, %zmm25, %zmm25
-        vpaddd  %zmm25, %zmm24, %zmm24
-        vpxord  %zmm24, %zmm23, %zmm23
-        vprold  $7, %zmm23, %zmm23
+        QRTAIL  %zmm22, %zmm23, %zmm24, %zmm25, \ctr
 .endm
 

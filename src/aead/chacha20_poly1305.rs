@@ -449,10 +449,19 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
     }
 }
 
-/// Block 0 and (for a non-empty text) block 1 of the keystream, XORed into `buf`, whose
-/// bytes `[64..64 + len]` hold the text: one kernel call of one or two blocks.
+/// Copies `text` (at most [`ONE_TEXT`] bytes) to `buf[64..]` and XORs block 0 and (for a
+/// non-empty text) block 1 of the keystream into `buf`: one kernel call of one or two blocks.
+/// `buf[..32]` is then the Poly1305 key and `buf[64..64 + text.len()]` the text XORed.
 #[inline(always)]
-fn one_call(c: chacha20::Backend, key: &[u8; 32], tail: [u32; 4], buf: &mut [u8; 128], len: usize) {
+fn one_call(
+    c: chacha20::Backend,
+    key: &[u8; 32],
+    tail: [u32; 4],
+    buf: &mut [u8; 128],
+    text: &[u8],
+) {
+    let len = text.len();
+    copy_short(&mut buf[64..64 + len], text);
     let mut core = Core::with_backend(c, key, tail);
     let n = if len == 0 { 64 } else { 128 };
     core.xor_blocks(&mut buf[..n]);
@@ -471,8 +480,7 @@ fn seal_one(
 ) -> [u8; 16] {
     let len = in_out.len();
     let mut buf = [0u8; 128];
-    copy_short(&mut buf[64..64 + len], in_out);
-    one_call(c, key, tail, &mut buf, len);
+    one_call(c, key, tail, &mut buf, in_out);
     copy_short(in_out, &buf[64..64 + len]);
     let tag = mac_short(buf[..32].try_into().expect("32 bytes"), aad, in_out);
     wipe(&mut buf);
@@ -492,8 +500,7 @@ fn open_one(
 ) -> Result<(), Error> {
     let len = in_out.len();
     let mut buf = [0u8; 128];
-    copy_short(&mut buf[64..64 + len], in_out);
-    one_call(c, key, tail, &mut buf, len);
+    one_call(c, key, tail, &mut buf, in_out);
     let mut want = mac_short(buf[..32].try_into().expect("32 bytes"), aad, in_out);
     let ok = crate::ct::eq(&want, tag);
     wipe(&mut want);

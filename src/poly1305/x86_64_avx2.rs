@@ -694,38 +694,18 @@ unsafe fn tables_dw_avx2(_t: Avx2, t: &mut Avx2Tables) {
     unsafe {
         let mask = _mm256_set1_epi64x(M26 as i64);
         let s = &t.steady;
-        let v = [
-            _mm256_set_epi64x(
-                s[3][0] as i64,
-                s[2][0] as i64,
-                s[1][0] as i64,
-                s[0][0] as i64,
-            ),
-            _mm256_set_epi64x(
-                s[3][1] as i64,
-                s[2][1] as i64,
-                s[1][1] as i64,
-                s[0][1] as i64,
-            ),
-            _mm256_set_epi64x(
-                s[3][2] as i64,
-                s[2][2] as i64,
-                s[1][2] as i64,
-                s[0][2] as i64,
-            ),
-            _mm256_set_epi64x(
-                s[3][3] as i64,
-                s[2][3] as i64,
-                s[1][3] as i64,
-                s[0][3] as i64,
-            ),
-            _mm256_set_epi64x(
-                s[3][4] as i64,
-                s[2][4] as i64,
-                s[1][4] as i64,
-                s[0][4] as i64,
-            ),
-        ];
+        // Limb `i` of the four steady powers, one per element.
+        macro_rules! limb {
+            ($i:literal) => {
+                _mm256_set_epi64x(
+                    s[3][$i] as i64,
+                    s[2][$i] as i64,
+                    s[1][$i] as i64,
+                    s[0][$i] as i64,
+                )
+            };
+        }
+        let v = [limb!(0), limb!(1), limb!(2), limb!(3), limb!(4)];
         // Four independent products (not a chain of four): the latency is one.
         let w = [
             v,
