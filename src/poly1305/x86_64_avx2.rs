@@ -781,6 +781,32 @@ macro_rules! prod5 {
     }};
 }
 
+/// The carry after a step's sums, one chain `d3→d4→·5→d0→d1→d2→d3→d4` (bounds in the module
+/// docs), as the five limbs. `|c| e` is the carry out of `d4` times 5 (`e` in terms of `c`).
+macro_rules! carry_chain {
+    ($d0:ident, $d1:ident, $d2:ident, $d3:ident, $d4:ident, $mask:expr, |$c:ident| $five:expr) => {{
+        let c = _mm256_srli_epi64::<26>($d3);
+        $d3 = _mm256_and_si256($d3, $mask);
+        $d4 = _mm256_add_epi64($d4, c);
+        let $c = _mm256_srli_epi64::<26>($d4);
+        $d4 = _mm256_and_si256($d4, $mask);
+        $d0 = _mm256_add_epi64($d0, $five);
+        let c = _mm256_srli_epi64::<26>($d0);
+        $d0 = _mm256_and_si256($d0, $mask);
+        $d1 = _mm256_add_epi64($d1, c);
+        let c = _mm256_srli_epi64::<26>($d1);
+        $d1 = _mm256_and_si256($d1, $mask);
+        $d2 = _mm256_add_epi64($d2, c);
+        let c = _mm256_srli_epi64::<26>($d2);
+        $d2 = _mm256_and_si256($d2, $mask);
+        $d3 = _mm256_add_epi64($d3, c);
+        let c = _mm256_srli_epi64::<26>($d3);
+        $d3 = _mm256_and_si256($d3, $mask);
+        $d4 = _mm256_add_epi64($d4, c);
+        [$d0, $d1, $d2, $d3, $d4]
+    }};
+}
+
 /// One step of the loop: `$h ← (h + m_0)·T_0 + m_1·T_1 + … + m_(n−1)·T_(n−1)` lane-wise,
 /// carried, for the `n ≥ 1` groups at `$p` and the `n` multiplier tables at `$t` (a pointer to
 /// the first), whose rows the macro `$rows` loads. The carry is one chain
@@ -803,25 +829,7 @@ macro_rules! step {
             d3 = _mm256_add_epi64(d3, e[3]);
             d4 = _mm256_add_epi64(d4, e[4]);
         }
-        let c = _mm256_srli_epi64::<26>(d3);
-        d3 = _mm256_and_si256(d3, $mask);
-        d4 = _mm256_add_epi64(d4, c);
-        let c = _mm256_srli_epi64::<26>(d4);
-        d4 = _mm256_and_si256(d4, $mask);
-        d0 = _mm256_add_epi64(d0, vpmuludq!(c, $five));
-        let c = _mm256_srli_epi64::<26>(d0);
-        d0 = _mm256_and_si256(d0, $mask);
-        d1 = _mm256_add_epi64(d1, c);
-        let c = _mm256_srli_epi64::<26>(d1);
-        d1 = _mm256_and_si256(d1, $mask);
-        d2 = _mm256_add_epi64(d2, c);
-        let c = _mm256_srli_epi64::<26>(d2);
-        d2 = _mm256_and_si256(d2, $mask);
-        d3 = _mm256_add_epi64(d3, c);
-        let c = _mm256_srli_epi64::<26>(d3);
-        d3 = _mm256_and_si256(d3, $mask);
-        d4 = _mm256_add_epi64(d4, c);
-        $h = [d0, d1, d2, d3, d4];
+        $h = carry_chain!(d0, d1, d2, d3, d4, $mask, |c| vpmuludq!(c, $five));
     }};
 }
 
@@ -880,25 +888,9 @@ macro_rules! step_dw {
         d2 = _mm256_add_epi64(d2, _mm256_set1_epi64x(c.add(2).read() as i64));
         d3 = _mm256_add_epi64(d3, _mm256_set1_epi64x(c.add(3).read() as i64));
         d4 = _mm256_add_epi64(d4, _mm256_set1_epi64x(c.add(4).read() as i64));
-        let c = _mm256_srli_epi64::<26>(d3);
-        d3 = _mm256_and_si256(d3, $mask);
-        d4 = _mm256_add_epi64(d4, c);
-        let c = _mm256_srli_epi64::<26>(d4);
-        d4 = _mm256_and_si256(d4, $mask);
-        d0 = _mm256_add_epi64(d0, _mm256_add_epi64(c, _mm256_slli_epi64::<2>(c)));
-        let c = _mm256_srli_epi64::<26>(d0);
-        d0 = _mm256_and_si256(d0, $mask);
-        d1 = _mm256_add_epi64(d1, c);
-        let c = _mm256_srli_epi64::<26>(d1);
-        d1 = _mm256_and_si256(d1, $mask);
-        d2 = _mm256_add_epi64(d2, c);
-        let c = _mm256_srli_epi64::<26>(d2);
-        d2 = _mm256_and_si256(d2, $mask);
-        d3 = _mm256_add_epi64(d3, c);
-        let c = _mm256_srli_epi64::<26>(d3);
-        d3 = _mm256_and_si256(d3, $mask);
-        d4 = _mm256_add_epi64(d4, c);
-        $h = [d0, d1, d2, d3, d4];
+        $h = carry_chain!(d0, d1, d2, d3, d4, $mask, |c| {
+            _mm256_add_epi64(c, _mm256_slli_epi64::<2>(c))
+        });
     }};
 }
 
