@@ -502,17 +502,33 @@ fn open_one(
     let mut buf = [0u8; 128];
     one_call(c, key, tail, &mut buf, in_out);
     let mut want = mac_short(buf[..32].try_into().expect("32 bytes"), aad, in_out);
-    let ok = crate::ct::eq(&want, tag);
-    wipe(&mut want);
-    let r = if ok {
-        copy_short(in_out, &buf[64..64 + len]);
+    let r = release_if(&mut want, tag, in_out, |out| {
+        copy_short(out, &buf[64..64 + len])
+    });
+    wipe(&mut buf);
+    r
+}
+
+/// The end of every open: compares `want` with `tag` in constant time and wipes `want` (in
+/// place: the expected tag of a forged message is a valid tag); on a match `put` writes the
+/// plaintext that is still held back into `in_out`, on a mismatch `in_out` is zeroed and
+/// nothing is released.
+#[inline(always)]
+pub(super) fn release_if(
+    want: &mut [u8; 16],
+    tag: &[u8; 16],
+    in_out: &mut [u8],
+    put: impl FnOnce(&mut [u8]),
+) -> Result<(), Error> {
+    let ok = crate::ct::eq(want, tag);
+    wipe(want);
+    if ok {
+        put(in_out);
         Ok(())
     } else {
         wipe_slice(in_out);
         Err(Error::AuthenticationFailed)
-    };
-    wipe(&mut buf);
-    r
+    }
 }
 
 /// Whether a text of `len` bytes is too long for the 32-bit block counter.
@@ -682,15 +698,9 @@ fn open_with<const N: usize>(
         mac.blocks(&lengths(aad.len(), text_len));
         mac.finish()
     };
-    let ok = crate::ct::eq(&want, tag);
-    wipe(&mut want);
-    if ok {
-        in_out[..head_len].copy_from_slice(head.text());
-        Ok(())
-    } else {
-        wipe_slice(in_out);
-        Err(Error::AuthenticationFailed)
-    }
+    release_if(&mut want, tag, in_out, |out| {
+        out[..head_len].copy_from_slice(head.text())
+    })
 }
 
 /// Words 12–15 of the RFC 8439 state: block counter 0 and the 96-bit nonce as three

@@ -22,7 +22,7 @@
 //! How a transport uses it is on [`OpenSshChaCha20Poly1305`].
 #![forbid(unsafe_code)]
 
-use super::chacha20_poly1305::{Unstitched as Backend, too_long};
+use super::chacha20_poly1305::{Unstitched as Backend, release_if, too_long};
 use crate::Error;
 use crate::chacha20::Core;
 use crate::cpu::{self, Dispatch, Features};
@@ -195,16 +195,11 @@ impl OpenSshChaCha20Poly1305 {
         }
         let (mut core, mac) = self.start(seq);
         let mut want = Self::tag(mac, packet);
-        let ok = crate::ct::eq(&want, tag);
-        wipe(&mut want);
-        if !ok {
-            wipe_slice(packet);
-            return Err(Error::AuthenticationFailed);
-        }
-        let (len, payload) = packet.split_at_mut(4);
-        self.xor_length(seq, len);
-        core.xor(payload);
-        Ok(())
+        release_if(&mut want, tag, packet, |packet| {
+            let (len, payload) = packet.split_at_mut(4);
+            self.xor_length(seq, len);
+            core.xor(payload);
+        })
     }
 
     /// The ChaCha20 and Poly1305 kernels of this key, as `"<chacha20>+<poly1305>"`.

@@ -1072,30 +1072,44 @@ pub(super) mod tests {
                 reduce(want_warm.h),
                 "trial {trial}, warm-up"
             );
-            for n in 0..=max_blocks {
-                let data = if trial % 2 == 1 {
-                    std::vec![0xff; 16 * n]
-                } else {
-                    rng.bytes(16 * n)
-                };
-                let h0 = rng.h(trial + n as u64);
-                let mut want = State { h: h0 };
-                soft64::new(&r).blocks(&mut want, &data);
-                let mut got = State { h: h0 };
-                k.blocks(&mut got, &data);
-                assert!(got.h[2] <= 7, "trial {trial}, {n} blocks: {:?}", got.h);
-                assert_eq!(reduce(got.h), reduce(want.h), "trial {trial}, {n} blocks");
-                // The same message in two calls, split at a block boundary.
-                let cut = 16 * ((n * 7 + trial as usize) % (n + 1));
-                let mut got2 = State { h: h0 };
-                k.blocks(&mut got2, &data[..cut]);
-                k.blocks(&mut got2, &data[cut..]);
-                assert_eq!(
-                    reduce(got2.h),
-                    reduce(want.h),
-                    "trial {trial}, {n}, cut {cut}"
-                );
-            }
+            lengths_against_portable(&mut k, &r, &mut rng, trial, 0..=max_blocks, 7);
+        }
+    }
+
+    /// `k` (key `r`) against the portable kernel for every block count in `lens`, on an
+    /// accumulator from `rng.h`: random (even `trial`) or all-ones (odd) messages, in one call
+    /// and in two calls split at block `(n·cut_mul + trial) mod (n + 1)`.
+    pub(crate) fn lengths_against_portable<K: Kernel>(
+        k: &mut K,
+        r: &[u64; 2],
+        rng: &mut Rng,
+        trial: u64,
+        lens: impl Iterator<Item = usize>,
+        cut_mul: usize,
+    ) {
+        for n in lens {
+            let data = if trial % 2 == 1 {
+                std::vec![0xff; 16 * n]
+            } else {
+                rng.bytes(16 * n)
+            };
+            let h0 = rng.h(trial + n as u64);
+            let mut want = State { h: h0 };
+            soft64::new(r).blocks(&mut want, &data);
+            let mut got = State { h: h0 };
+            k.blocks(&mut got, &data);
+            assert!(got.h[2] <= 7, "trial {trial}, {n} blocks: {:?}", got.h);
+            assert_eq!(reduce(got.h), reduce(want.h), "trial {trial}, {n} blocks");
+            // The same message in two calls, split at a block boundary.
+            let cut = 16 * ((n * cut_mul + trial as usize) % (n + 1));
+            let mut got2 = State { h: h0 };
+            k.blocks(&mut got2, &data[..cut]);
+            k.blocks(&mut got2, &data[cut..]);
+            assert_eq!(
+                reduce(got2.h),
+                reduce(want.h),
+                "trial {trial}, {n}, cut {cut}"
+            );
         }
     }
 
@@ -1274,29 +1288,7 @@ pub(super) mod tests {
             // SAFETY: the token proves AVX2 and AVX.
             unsafe { tables_avx2(t, &r, &mut tab) };
             k.tables = Some(tab);
-            for n in 0..4 * WIDE_MIN_GROUPS {
-                let data = if trial % 2 == 1 {
-                    std::vec![0xff; 16 * n]
-                } else {
-                    rng.bytes(16 * n)
-                };
-                let h0 = rng.h(trial + n as u64);
-                let mut want = State { h: h0 };
-                soft64::new(&r).blocks(&mut want, &data);
-                let mut got = State { h: h0 };
-                k.blocks(&mut got, &data);
-                assert!(got.h[2] <= 7);
-                assert_eq!(reduce(got.h), reduce(want.h), "trial {trial}, {n} blocks");
-                let cut = 16 * ((n * 3 + trial as usize) % (n + 1));
-                let mut got2 = State { h: h0 };
-                k.blocks(&mut got2, &data[..cut]);
-                k.blocks(&mut got2, &data[cut..]);
-                assert_eq!(
-                    reduce(got2.h),
-                    reduce(want.h),
-                    "trial {trial}, {n}, cut {cut}"
-                );
-            }
+            lengths_against_portable(&mut k, &r, &mut rng, trial, 0..4 * WIDE_MIN_GROUPS, 3);
             assert!(!k.tables.as_ref().is_some_and(|t| t.wide));
         }
     }
