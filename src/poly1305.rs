@@ -36,6 +36,8 @@ mod soft64;
 mod x86_64_avx2;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_avx512;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_avx512f;
 
 /// The accumulator between kernel calls: `h = h[0] + h[1]·2^64 + h[2]·2^128` with
 /// `h[2] ≤ 7`, congruent to the true accumulator modulo 2^130 − 5.
@@ -153,7 +155,7 @@ enum Inner {
     #[cfg(target_arch = "x86_64")]
     Avx512Ifma(x86_64_avx512::IfmaKey),
     #[cfg(target_arch = "x86_64")]
-    Avx512(x86_64_avx512::Avx512Key),
+    Avx512(x86_64_avx512f::Avx512Key),
     #[cfg(target_arch = "x86_64")]
     Avx2(x86_64_avx2::Avx2Key),
     #[cfg(target_arch = "aarch64")]
@@ -304,7 +306,7 @@ impl Mac {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512Ifma(t, t2) => Inner::Avx512Ifma(x86_64_avx512::new_ifma(t, t2, &r)),
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512(t, t2) => Inner::Avx512(x86_64_avx512::new_avx512(t, t2, &r)),
+            Backend::Avx512(t, t2) => Inner::Avx512(x86_64_avx512f::new_avx512(t, t2, &r)),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(t) => Inner::Avx2(x86_64_avx2::new(t, &r)),
             #[cfg(target_arch = "aarch64")]
