@@ -33,10 +33,11 @@
 //! fixed-size moves, one kernel call, [`mac_short`]. A 64-byte seal with a 13-byte AAD went
 //! from about 131 to 113 ns here with it (the ChaCha20 call is about 66 ns of that).
 //!
-//! With AVX-512 and BMI2 (x86_64), a text of at least `STITCH_TEXT` (1984) bytes takes the
+//! With AVX-512 and BMI2 (x86_64), a text of at least `STITCH_TEXT` (2048) bytes takes the
 //! stitched path instead (`seal_stitched`, `open_stitched`; the pair's name ends in
-//! `+stitched`; OpenSSH's construction keeps the unstitched pair, [`Unstitched`]). The head is
-//! [`STITCH_HEAD`] bytes (block 0 and the head in one 16-block call); then each 1 KiB step of
+//! `+stitched`; OpenSSH's construction keeps the unstitched pair, [`Unstitched`]). It has no
+//! head: block 0 is a one-block call of its own and the text is XORed in place (sealing's
+//! first KiB in a plain 16-block call); then each 1 KiB step of
 //! the kernel in `x86_64_avx512` encrypts 1 KiB while a scalar Poly1305 absorbs 512 bytes of
 //! MAC input on the ports the vector code leaves idle, and the vector Poly1305 kernel absorbs
 //! the other half. Sealing's kernel MACs ciphertext it wrote in earlier steps (at least 512
@@ -260,27 +261,89 @@ fn stitched_name(poly: &str) -> &'static str {
     }
 }
 
-/// Sealing's stitched part ([`x86_64_avx512`]), after the head (`buf[..head]` is ciphertext,
-/// `mac` has absorbed the AAD): encrypts and MACs from there in 1 KiB steps as long as a
-/// whole step is left, and returns `(mac_from, from)`: `mac` has absorbed `buf[..mac_from]`,
-/// `buf[..from]` is ciphertext.
+/// [`seal`] on the stitched path ([`x86_64_avx512`]; a text of at least [`STITCH_TEXT`]
+/// bytes): block 0 (the Poly1305 key, [`key_block_mac`]) in a call of its own, then the text
+/// in place from block 1: a plain 16-block call for its first KiB, so that the stitched
+/// kernel, which MACs ciphertext that earlier steps wrote (at least 512 bytes behind), has
+/// some, then [`seal_steps`], then [`seal_rest`].
 ///
-/// The kernel MACs ciphertext that earlier steps wrote, so the MAC range must trail the text by
-/// at least 512 bytes at each call: the head is [`STITCH_HEAD`] bytes. Each call covers at most
-/// a chunk ([`CHUNK`]); the vector MAC then absorbs the other half of it, up to 512 bytes
-/// behind the text, so the MAC reads bytes still in L1.
+/// Against a head of block 0 and fifteen text blocks in a stack buffer (one 16-block call,
+/// then the text copied out), this makes the same kernel calls for a 16 KiB text (one of one
+/// block, sixteen of sixteen) without zeroing, filling, copying out and wiping the 1 KiB
+/// buffer.
 #[cfg(target_arch = "x86_64")]
 fn seal_stitched(
+    b: Backend,
+    t: crate::cpu::arch::Avx512Bmi2,
+    key: &[u8; 32],
+    tail: [u32; 4],
+    aad: &[u8],
+    in_out: &mut [u8],
+) -> [u8; 16] {
+    use x86_64_avx512::DATA_STRIDE;
+    let mut core = Core::with_backend(b.chacha, key, tail);
+    let mut mac = key_block_mac(b.poly, &mut core);
+    mac.update_padded(aad);
+    core.xor_blocks(&mut in_out[..DATA_STRIDE]);
+    let (mac_from, from) = seal_steps(t, &mut core, &mut mac, in_out, DATA_STRIDE);
+    seal_rest(&mut core, &mut mac, aad.len(), in_out, mac_from, from)
+}
+
+/// [`open`] on the stitched path: block 0 as in [`seal_stitched`], then [`open_steps`] from
+/// the start of the text, then [`open_rest`]. The plaintext is written in place as it is
+/// decrypted; a failed open zeroes all of it ([`release_if`]).
+#[cfg(target_arch = "x86_64")]
+fn open_stitched(
+    b: Backend,
+    t: crate::cpu::arch::Avx512Bmi2,
+    key: &[u8; 32],
+    tail: [u32; 4],
+    aad: &[u8],
+    in_out: &mut [u8],
+    tag: &[u8; 16],
+) -> Result<(), Error> {
+    let mut core = Core::with_backend(b.chacha, key, tail);
+    let mut mac = key_block_mac(b.poly, &mut core);
+    mac.update_padded(aad);
+    let (mac_from, from) = open_steps(t, &mut core, &mut mac, in_out, 0);
+    let mut want = open_rest(&mut core, &mut mac, aad.len(), in_out, mac_from, from);
+    release_if(&mut want, tag, in_out, |_| {})
+}
+
+/// The MAC keyed with the first 32 bytes of ChaCha20 block 0 (RFC 8439 §2.6), which a
+/// one-block call of `core` (at block 0) makes in a local buffer, wiped after; `core` is left
+/// at block 1.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn key_block_mac(poly: poly1305::Backend, core: &mut Core) -> Mac {
+    let mut block0 = [0u8; 64];
+    core.xor_blocks(&mut block0);
+    let mac = Mac::with_backend(poly, block0[..32].try_into().expect("32 bytes"));
+    wipe(&mut block0);
+    mac
+}
+
+/// Sealing's stitched steps ([`x86_64_avx512`]), once `buf[..from]` is ciphertext (at least
+/// 512 bytes) and `mac` has absorbed the AAD: encrypts and MACs from there in 1 KiB steps as
+/// long as a whole step is left, and returns `(mac_from, from)`: `mac` has absorbed
+/// `buf[..mac_from]`, `buf[..from]` is ciphertext.
+///
+/// The kernel MACs ciphertext that earlier steps wrote, so the MAC range must trail the text by
+/// at least 512 bytes at each call. Each call covers at most a chunk ([`CHUNK`]); the vector
+/// MAC then absorbs the other half of it, up to 512 bytes behind the text, so the MAC reads
+/// bytes still in L1.
+#[cfg(target_arch = "x86_64")]
+fn seal_steps(
     t: crate::cpu::arch::Avx512Bmi2,
     core: &mut Core,
     mac: &mut Mac,
     buf: &mut [u8],
-    head: usize,
+    from: usize,
 ) -> (usize, usize) {
     use x86_64_avx512::{DATA_STRIDE, POLY_STRIDE, xor_and_mac};
     let len = buf.len();
-    debug_assert!(head >= POLY_STRIDE);
-    let (mut p, mut e) = (0, head);
+    debug_assert!(from >= POLY_STRIDE);
+    let (mut p, mut e) = (0, from);
     loop {
         let n = ((len - e) / DATA_STRIDE).min(CHUNK / DATA_STRIDE);
         if n == 0 {
@@ -296,22 +359,23 @@ fn seal_stitched(
     }
 }
 
-/// Opening's stitched part, after the head (`mac` has absorbed the AAD, `buf` is all
-/// ciphertext): for each chunk of whole KiB steps, the vector MAC absorbs its first half (and
-/// whatever precedes it), then the kernel MACs the second half while it decrypts the chunk (a
-/// step's MAC input always lies at or after the bytes it decrypts, so it is still ciphertext).
-/// Returns `(mac_from, from)` as [`seal_stitched`] (here both equal).
+/// Opening's stitched steps, once `buf[..from]` is plaintext, the rest ciphertext, and `mac`
+/// has absorbed the AAD and `buf[..from]`'s ciphertext: for each chunk of whole KiB steps, the
+/// vector MAC absorbs its first half (and whatever precedes it), then the kernel MACs the
+/// second half while it decrypts the chunk (a step's MAC input always lies at or after the
+/// bytes it decrypts, so it is still ciphertext). Returns `(mac_from, from)` as
+/// [`seal_steps`] (here both equal).
 #[cfg(target_arch = "x86_64")]
-fn open_stitched(
+fn open_steps(
     t: crate::cpu::arch::Avx512Bmi2,
     core: &mut Core,
     mac: &mut Mac,
     buf: &mut [u8],
-    head: usize,
+    from: usize,
 ) -> (usize, usize) {
     use x86_64_avx512::{DATA_STRIDE, POLY_STRIDE, xor_and_mac};
     let len = buf.len();
-    let (mut p, mut d) = (0, head);
+    let (mut p, mut d) = (from, from);
     loop {
         let n = ((len - d) / DATA_STRIDE).min(CHUNK / DATA_STRIDE);
         if n == 0 {
@@ -325,17 +389,9 @@ fn open_stitched(
     }
 }
 
-/// Text bytes encrypted with block 0 when the stitched kernel follows ([`Head`] of 1 KiB):
-/// fifteen blocks, so that block 0 and the head are one 16-block pass, and more than the 512
-/// bytes of ciphertext that sealing's first stitched step MACs. Measured against the 448-byte
-/// head, which needed a plain 1 KiB call before the first stitched one: one 16-block call
-/// (150 ns) instead of an 8-block and a 16-block one (109 + 150 ns), and for 16 KiB texts a
-/// tail of one block instead of nine.
-const STITCH_HEAD: usize = 960;
-
-/// Shortest text for the stitched path: the head and one stitched step.
+/// Shortest text for the stitched path: the plain first KiB and one stitched step.
 #[cfg(target_arch = "x86_64")]
-const STITCH_TEXT: usize = STITCH_HEAD + 1024;
+const STITCH_TEXT: usize = 2048;
 
 /// ChaCha20 block 0 and the first `N − 64` (at most [`HEAD`]) bytes of text, made in one
 /// kernel call. Layout of `buf`: `[..64]` receives block 0's keystream (its first 32 bytes are
@@ -355,7 +411,7 @@ impl<const N: usize> Head<N> {
     /// value, the head left a copy of the keystream and the Poly1305 key in this function's
     /// frame, which nothing wiped.
     fn fill(&mut self, core: &mut Core, text: &[u8]) {
-        const { assert!(N % 64 == 0 && N > 64 && (N <= 64 + HEAD || N == 64 + STITCH_HEAD)) };
+        const { assert!(N % 64 == 0 && N > 64 && N <= 64 + HEAD) };
         let len = text.len().min(N - 64);
         self.buf[64..64 + len].copy_from_slice(&text[..len]);
         let blocks = 1 + len.div_ceil(64);
@@ -577,8 +633,8 @@ fn seal_long(
     in_out: &mut [u8],
 ) -> [u8; 16] {
     #[cfg(target_arch = "x86_64")]
-    if b.stitch.is_some() && in_out.len() >= STITCH_TEXT {
-        return seal_with::<{ 64 + STITCH_HEAD }>(b, key, tail, aad, in_out);
+    if let Some(t) = b.stitch.filter(|_| in_out.len() >= STITCH_TEXT) {
+        return seal_stitched(b, t, key, tail, aad, in_out);
     }
     with_head!(in_out.len(), seal_with(b, key, tail, aad, in_out))
 }
@@ -608,11 +664,22 @@ fn seal_with<const N: usize>(
     // contiguous), so the vector kernels see one long call instead of a short one that would
     // build a second table. Every MAC call but the last covers a multiple of 16 bytes (the
     // head is 448 bytes when a chunk follows it; chunks are multiples of 64).
-    let (mut mac_from, mut from) = (0, head_len);
-    #[cfg(target_arch = "x86_64")]
-    if let Some(t) = b.stitch.filter(|_| N == 64 + STITCH_HEAD) {
-        (mac_from, from) = seal_stitched(t, &mut core, &mut mac, in_out, head_len);
-    }
+    seal_rest(&mut core, &mut mac, aad.len(), in_out, 0, head_len)
+}
+
+/// The end of every long seal: `mac` has absorbed the AAD and `in_out[..mac_from]`,
+/// `in_out[..from]` is ciphertext (`mac_from ≤ from`, `mac_from` a multiple of 16). Encrypts
+/// the rest chunk by chunk, MACing each chunk (and what trails it) while it is in L1, then the
+/// lengths block; returns the tag.
+fn seal_rest(
+    core: &mut Core,
+    mac: &mut Mac,
+    aad_len: usize,
+    in_out: &mut [u8],
+    mut mac_from: usize,
+    mut from: usize,
+) -> [u8; 16] {
+    let text_len = in_out.len();
     loop {
         let to = (from + CHUNK).min(text_len);
         core.xor(&mut in_out[from..to]);
@@ -622,7 +689,7 @@ fn seal_with<const N: usize>(
         }
         (mac_from, from) = (to, to);
     }
-    mac.blocks(&lengths(aad.len(), text_len));
+    mac.blocks(&lengths(aad_len, text_len));
     mac.finish()
 }
 
@@ -655,8 +722,8 @@ fn open_long(
     tag: &[u8; 16],
 ) -> Result<(), Error> {
     #[cfg(target_arch = "x86_64")]
-    if b.stitch.is_some() && in_out.len() >= STITCH_TEXT {
-        return open_with::<{ 64 + STITCH_HEAD }>(b, key, tail, aad, in_out, tag);
+    if let Some(t) = b.stitch.filter(|_| in_out.len() >= STITCH_TEXT) {
+        return open_stitched(b, t, key, tail, aad, in_out, tag);
     }
     with_head!(in_out.len(), open_with(b, key, tail, aad, in_out, tag))
 }
@@ -681,26 +748,36 @@ fn open_with<const N: usize>(
         let mut mac = Mac::with_backend(b.poly, head.poly_key());
         mac.update_padded(aad);
         // As in `seal`: the head's ciphertext (still in `in_out`) goes with the first chunk.
-        let (mut mac_from, mut from) = (0, head_len);
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = b.stitch.filter(|_| N == 64 + STITCH_HEAD) {
-            (mac_from, from) = open_stitched(t, &mut core, &mut mac, in_out, head_len);
-        }
-        loop {
-            let to = (from + CHUNK).min(text_len);
-            mac.update_padded(&in_out[mac_from..to]);
-            core.xor(&mut in_out[from..to]);
-            if to == text_len {
-                break;
-            }
-            (mac_from, from) = (to, to);
-        }
-        mac.blocks(&lengths(aad.len(), text_len));
-        mac.finish()
+        open_rest(&mut core, &mut mac, aad.len(), in_out, 0, head_len)
     };
     release_if(&mut want, tag, in_out, |out| {
         out[..head_len].copy_from_slice(head.text())
     })
+}
+
+/// The end of every long open, as [`seal_rest`]: `mac` has absorbed the AAD and
+/// `in_out[..mac_from]`, `in_out[..from]` is plaintext and the rest ciphertext. MACs then
+/// decrypts the rest chunk by chunk; returns the expected tag.
+fn open_rest(
+    core: &mut Core,
+    mac: &mut Mac,
+    aad_len: usize,
+    in_out: &mut [u8],
+    mut mac_from: usize,
+    mut from: usize,
+) -> [u8; 16] {
+    let text_len = in_out.len();
+    loop {
+        let to = (from + CHUNK).min(text_len);
+        mac.update_padded(&in_out[mac_from..to]);
+        core.xor(&mut in_out[from..to]);
+        if to == text_len {
+            break;
+        }
+        (mac_from, from) = (to, to);
+    }
+    mac.blocks(&lengths(aad_len, text_len));
+    mac.finish()
 }
 
 /// Words 12–15 of the RFC 8439 state: block counter 0 and the 96-bit nonce as three
@@ -1020,8 +1097,8 @@ mod tests {
     }
 
     /// The stitched path (`x86_64_avx512`) against the same pair unstitched (BMI2 removed),
-    /// seal and open in place, at every length across the stitched thresholds (the
-    /// [`STITCH_HEAD`] head, each 1 KiB step, the chunk bounds) with AADs of varying length,
+    /// seal and open in place, at every length across the stitched thresholds (the plain
+    /// first KiB, each 1 KiB step, the chunk bounds) with AADs of varying length,
     /// and a flipped tag bit on each stitched length.
     #[cfg(target_arch = "x86_64")]
     #[test]
@@ -1050,16 +1127,17 @@ mod tests {
             2048,
             2049,
             STITCH_TEXT,
-            STITCH_HEAD + CHUNK,
-            STITCH_HEAD + 2 * CHUNK,
+            1024 + CHUNK,
+            1024 + 2 * CHUNK,
+            CHUNK + 2048,
             16384,
             2 * CHUNK,
             100_000,
         ] {
             lens.extend(edge.saturating_sub(3)..=edge + 3);
         }
-        for k in 1..=5 {
-            lens.extend((STITCH_HEAD + 1024 * k - 20)..=(STITCH_HEAD + 1024 * k + 20));
+        for k in 1..=6 {
+            lens.extend((1024 * k - 20)..=(1024 * k + 20));
         }
         let aad_all: Vec<u8> = (0..300u32).map(|i| (i * 7) as u8).collect();
         for (i, &len) in lens.iter().enumerate() {
@@ -1084,7 +1162,7 @@ mod tests {
                 // A flipped ciphertext bit in the stitched part fails too.
                 let mut z = pt.clone();
                 let t = a.seal_in_place_detached(&nonce, aad, &mut z).unwrap();
-                z[len - 1 - (i * 97) % (len - STITCH_HEAD)] ^= 0x80;
+                z[len - 1 - (i * 97) % len] ^= 0x80;
                 assert!(a.open_in_place_detached(&nonce, aad, &mut z, &t).is_err());
             }
         }

@@ -27,6 +27,8 @@
 
 use super::x86_64_avx2::{self as avx2, Avx2Key};
 use super::{Kernel, State};
+use core::mem::MaybeUninit;
+
 use crate::cpu::arch::{Avx2, Avx512Ifma};
 
 unsafe extern "sysv64" {
@@ -139,6 +141,7 @@ fn mul44(a: &[u64; 3], b: &[u64; 3]) -> [u64; 3] {
 /// them. A tree (r², r³ r⁴, r⁵..r⁸ from r⁴, r⁹..r¹⁶ from r⁸): the chain is four
 /// multiplications deep instead of fifteen, and the multiplications of one level are
 /// independent, so they overlap (key setup happens once per message).
+#[inline(always)]
 fn powers44(r: &[u64; 2]) -> [[u64; 3]; 16] {
     let mut p = [[0u64; 3]; 16];
     p[0] = to_limbs44(&[r[0], r[1], 0]);
@@ -155,16 +158,23 @@ fn powers44(r: &[u64; 2]) -> [[u64; 3]; 16] {
 }
 
 impl Tab44 {
-    /// Fills the table for `r` (in place: the table is about a kilobyte, and building it
-    /// on the stack and moving it into the key measured slower).
-    fn fill(&mut self, r: &[u64; 2]) {
+    /// Writes every entry of the table at `tab` for `r`.
+    ///
+    /// In place, into the key's uninitialised room: the table is 960 bytes, and zeroing a
+    /// table on the stack and moving it into the key cost about as much as the powers.
+    ///
+    /// # Safety
+    /// `tab` is valid for writes of a `Tab44` (the entries need not be initialised).
+    unsafe fn fill(tab: *mut Tab44, r: &[u64; 2]) {
         let mut pw = powers44(r);
-        for (s, set) in self.v.iter_mut().enumerate() {
+        for s in 0..3 {
             for e in 0..8 {
                 let l = pw[exponent(s, e) - 1];
                 let m = [l[0], l[1], l[2], 20 * l[1], 20 * l[2]];
-                for (vec, x) in set.iter_mut().zip(m) {
-                    vec[e] = x;
+                for (i, x) in m.into_iter().enumerate() {
+                    // SAFETY: `tab` is valid for writes (the caller's contract); the place is
+                    // a `u64` inside it, written without reading or dropping the old value.
+                    unsafe { (*tab).v[s][i][e] = x };
                 }
             }
         }
@@ -179,12 +189,14 @@ impl Drop for Tab44 {
 }
 
 /// A Poly1305 key for the IFMA kernel (and the AVX2 kernel for the rest). The table is made
-/// at the first call of at least one group, as the AVX2 kernel's (see [`Avx2Key`]).
+/// at the first call of at least one group, as the AVX2 kernel's (see [`Avx2Key`]), in
+/// room the key keeps uninitialised until then (`ready` says whether it was filled).
 pub(crate) struct IfmaKey {
     _t: Avx512Ifma,
     avx2: Avx2Key,
     r: [u64; 2],
-    tab: Option<Tab44>,
+    ready: bool,
+    tab: MaybeUninit<Tab44>,
 }
 
 /// A key for the IFMA kernel.
@@ -193,26 +205,30 @@ pub(crate) fn new_ifma(t: Avx512Ifma, t2: Avx2, r: &[u64; 2]) -> IfmaKey {
         _t: t,
         avx2: avx2::new(t2, r),
         r: *r,
-        tab: None,
+        ready: false,
+        tab: MaybeUninit::uninit(),
     }
 }
 
 impl IfmaKey {
     fn tab(&mut self) -> &Tab44 {
-        let (tab, r) = (&mut self.tab, &self.r);
-        if tab.is_none() {
-            tab.insert(Tab44 {
-                v: [[[0; 8]; 5]; 3],
-            })
-            .fill(r);
+        if !self.ready {
+            // SAFETY: `self.tab` is the key's own room for a `Tab44`.
+            unsafe { Tab44::fill(self.tab.as_mut_ptr(), &self.r) };
+            self.ready = true;
         }
-        tab.as_ref().expect("filled above")
+        // SAFETY: `ready` is set only after `fill` wrote every entry.
+        unsafe { self.tab.assume_init_ref() }
     }
 }
 
 impl Drop for IfmaKey {
     fn drop(&mut self) {
         crate::wipe::wipe(&mut self.r);
+        if self.ready {
+            // SAFETY: `ready`: the table was filled; it is dropped (wiped) once, here.
+            unsafe { self.tab.assume_init_drop() };
+        }
     }
 }
 
@@ -220,7 +236,7 @@ impl Kernel for IfmaKey {
     fn blocks(&mut self, st: &mut State, data: &[u8]) {
         debug_assert_eq!(data.len() % 16, 0);
         let groups = data.len() / (16 * GROUP);
-        if groups == 0 || (data.len() / 16 < IFMA_FIRST_MIN_BLOCKS && self.tab.is_none()) {
+        if groups == 0 || (data.len() / 16 < IFMA_FIRST_MIN_BLOCKS && !self.ready) {
             self.avx2.blocks(st, data);
             return;
         }
@@ -269,7 +285,7 @@ mod tests {
         if let Some((t, t2)) = t_ifma() {
             let mut k = new_ifma(t, t2, &[1, 4]);
             k.blocks(&mut State::default(), &data);
-            assert!(k.tab.is_some());
+            assert!(k.ready);
         }
     }
 
