@@ -170,14 +170,27 @@ impl Core {
         Self::with_backend(Backend::select(f), key, tail)
     }
 
+    /// The state from a key and words 12–15 for the kernel `backend`.
+    ///
+    /// The state is written word by word into the returned value itself: built in a local
+    /// array (or with slice copies) and then moved into the `Core`, it left an unwiped copy of
+    /// SIGMA and the key words in the caller's frame wherever this was inlined (seen in the
+    /// disassembly of `seal`).
+    #[inline(always)]
     pub(crate) fn with_backend(backend: Backend, key: &[u8; 32], tail: [u32; 4]) -> Core {
-        let mut state = [0u32; 16];
-        state[..4].copy_from_slice(&soft::SIGMA);
-        for (w, k) in state[4..12].iter_mut().zip(key.chunks_exact(4)) {
-            *w = u32::from_le_bytes([k[0], k[1], k[2], k[3]]);
+        let mut c = Core {
+            state: [0u32; 16],
+            backend,
+        };
+        for (i, (&s, &t)) in soft::SIGMA.iter().zip(tail.iter()).enumerate() {
+            c.state[i] = s;
+            c.state[12 + i] = t;
         }
-        state[12..].copy_from_slice(&tail);
-        Core { state, backend }
+        for i in 0..8 {
+            c.state[4 + i] =
+                u32::from_le_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]]);
+        }
+        c
     }
 
     /// Word 12, the (low) block counter.
