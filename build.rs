@@ -34,8 +34,11 @@ const ASM: &[(&str, &str)] = &[
     ("x86_64", "x86_64/chacha_avx512.S"),
     // x86_64 AVX2 ChaCha20 kernel, 16- and 8-block passes (src/chacha20/x86_64_avx2.rs).
     ("x86_64", "x86_64/chacha_avx2.S"),
-    // x86_64 AVX-512 and IFMA Poly1305 loops (src/poly1305/x86_64_avx512.rs).
+    // x86_64 IFMA Poly1305 loop and its table (src/poly1305/x86_64_avx512.rs).
     ("x86_64", "x86_64/poly1305_avx512.S"),
+    ("x86_64", "x86_64/poly1305_ifma_table.S"),
+    // x86_64 AVX-512F (no IFMA) Poly1305 loop and table set-up (src/poly1305/x86_64_avx512f.rs).
+    ("x86_64", "x86_64/poly1305_avx512f.S"),
     // x86_64 stitched ChaCha20-Poly1305: zmm ChaCha20 with scalar Poly1305
     // (src/aead/chacha20_poly1305/x86_64_avx512.rs).
     ("x86_64", "x86_64/chacha_poly_avx512.S"),

@@ -147,7 +147,7 @@ impl Dispatch for Backend {
 }
 
 /// `r` expanded for the chosen kernel.
-// The x86_64 vector keys hold room for their power tables inline (1.2–2.9 KiB, filled at the
+// The x86_64 vector keys hold room for their power tables inline (1.1–3.6 KiB, filled at the
 // first long call; no allocation in the `no_std` core). Measured: the larger value costs 3–6
 // cycles per 16- or 64-byte message over the portable kernel's.
 #[cfg_attr(target_arch = "x86_64", allow(clippy::large_enum_variant))]
@@ -282,8 +282,9 @@ impl Drop for Portable {
 const VECTOR_MIN_BYTES: usize = 28 * 16;
 
 /// Bytes of stack scrubbed after a vector kernel's call: the deepest chain of frames measured
-/// on the release build (rustc 1.95, x86_64) is the AVX-512 key's `blocks` (0xfc0 bytes) and
-/// the table code it calls (0x408), about 5.1 KiB; the AVX2 chain is about 1.8 KiB.
+/// on the release build (rustc 1.95, x86_64) was the earlier AVX-512F key's `blocks` (0xfc0
+/// bytes) and the table code it called (0x408), about 5.1 KiB; the AVX2 chain is about 1.8 KiB,
+/// the AVX-512F key's now about 1.3 KiB (0x408 and `powers26`'s 0x128). Kept with room.
 const SCRUB_VECTOR: usize = 6144;
 
 /// The MAC over whole blocks with the chosen kernel: what the AEADs use.
@@ -342,7 +343,15 @@ impl Mac {
         // the power tables) leave powers of `r` and accumulator values in spill slots and
         // returned copies below this frame; overwrite them. Only calls long enough to have
         // run vector code (the least of the kernels' thresholds is 28 blocks) pay for it.
-        if !matches!(self.backend, Backend::Soft) && data.len() >= VECTOR_MIN_BYTES {
+        // The IFMA key's own code is assembly without a stack frame and wipes its limbs in
+        // place, so it needs the scrub only once its AVX2 key ran (`IfmaKey::may_spill`):
+        // a long AEAD message skips about 6 KiB of stores per call.
+        let may_spill = match &self.inner {
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx512Ifma(k) => k.may_spill(),
+            _ => !matches!(self.backend, Backend::Soft),
+        };
+        if may_spill && data.len() >= VECTOR_MIN_BYTES {
             crate::wipe::scrub_stack::<SCRUB_VECTOR>();
         }
     }

@@ -196,6 +196,7 @@ pub(super) struct Mults<const L: usize> {
 
 impl<const L: usize> Mults<L> {
     /// Element `e` gets `pw[e]`.
+    #[cfg(test)]
     pub(super) fn new(pw: [&[u64; 5]; L]) -> Self {
         let mut v = [[0u64; L]; 9];
         for (e, p) in pw.iter().enumerate() {
@@ -332,6 +333,14 @@ pub(crate) struct Avx2Key {
     soft: Soft64,
     r: [u64; 2],
     tables: Option<Avx2Tables>,
+}
+
+impl Avx2Key {
+    /// Whether the tables were made: only then has the vector code (intrinsics, which spill
+    /// powers of `r` to the stack) run for this key.
+    pub(super) fn has_tables(&self) -> bool {
+        self.tables.is_some()
+    }
 }
 
 /// A key for the AVX2 kernel (the tables come at the first long call).

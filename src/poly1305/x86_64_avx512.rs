@@ -1,17 +1,19 @@
 //! Poly1305 (RFC 8439 §2.5) with AVX-512 IFMA: the safe wrapper of the radix-2^44 loop in
 //! `asm/x86_64/poly1305_avx512.S`, sixteen interleaved Horner lanes (two sets of eight
-//! elements). The AVX-512F loop (radix 2^26, no IFMA) is `x86_64_avx512f`, with the same
-//! layout.
+//! elements). The AVX-512F kernel (radix 2^26, no IFMA; eight lanes and aggregated
+//! steps) is `x86_64_avx512f`.
 //!
 //! Rust 1.85 (our MSRV) cannot enable the `avx512*` target features, so the loop is
 //! assembly; the token [`Avx512Ifma`] proves its instructions exist. The
 //! `.S` file has the math (Goll and Gueron's r-power Horner scheme, the limb products, the
 //! carries and their bounds); this file prepares its inputs and finishes its output:
 //!
-//! - the powers `r^1..=r^16` (`x86_64_avx2::powers`, the portable multiplication), laid out as the
-//!   multiplier vectors of the radix: `r^16` in every element for the loop, and for the last
-//!   group element `e` of set A gets `r^(16-π(e))`, of set B `r^(8-π(e))`, with
-//!   `π = (0, 4, 1, 5, 2, 6, 3, 7)` the block order that `vpunpck{l,h}qdq` leaves;
+//! - the table: the powers `r^1..=r^16` laid out as the multiplier vectors of the radix, `r^16`
+//!   in every element for the loop, and for the last group element `e` of set A gets
+//!   `r^(16-π(e))`, of set B `r^(8-π(e))`, with `π = (0, 4, 1, 5, 2, 6, 3, 7)` the block order
+//!   that `vpunpck{l,h}qdq` leaves; `asm/x86_64/poly1305_ifma_table.S` computes and spreads
+//!   them with IFMA itself (its header has the levels and the bounds), and `powers44` here,
+//!   the scalar radix-2^44 tree, is the tests' reference for it;
 //! - the accumulator enters from the canonical [`State`] as limbs of element 0 and comes back
 //!   as the lane sums, which are carried and packed into three words (< 2^131) here;
 //! - calls shorter than one 16-block group (or than [`IFMA_FIRST_MIN_BLOCKS`] blocks before
@@ -23,7 +25,8 @@
 //! Keys make their tables at the first call of at least one group (key setup happens once per
 //! message, and short messages never need them; see `x86_64_avx2::Avx2Key`) and
 //! wipe them on drop. The limb copies on the stack are wiped after each call, and the assembly
-//! zeroes every vector register before it returns.
+//! zeroes every vector register before it returns (the table function too: no power of `r`
+//! passes through a Rust local).
 
 use super::x86_64_avx2::{self as avx2, Avx2Key};
 use super::{Kernel, State};
@@ -41,6 +44,10 @@ unsafe extern "sysv64" {
         ngroups: usize,
         out: *mut [[u64; 8]; 3],
     );
+
+    /// Writes every entry of the table at `tab` for the clamped `r`. Needs AVX512IFMA,
+    /// AVX512F and AVX512VL.
+    fn simdcrypt_poly1305_ifma_table(r: *const [u64; 2], tab: *mut Tab44);
 }
 
 /// 2^44 − 1.
@@ -52,20 +59,26 @@ const M42: u64 = (1 << 42) - 1;
 pub(super) const GROUP: usize = 16;
 
 /// Below this many blocks a call goes to the AVX2 key (itself the portable kernel below
-/// `x86_64_avx2::FIRST_MIN_BLOCKS` blocks) while the key has no table yet: making the table
-/// costs about 370 cycles with IFMA and 550 with AVX-512F (measured), while the AVX2 key's
-/// own first tables cost about 150 (`x86_64_avx2::tables_avx2`, about 94 TSC ticks). The loops
-/// win that back over the AVX2 loop only on longer messages. Measured on an
-/// Emerald Rapids Xeon, fresh key, whole MAC (cycles, AVX2 vs IFMA): 64 blocks 552 vs 600,
-/// 80 blocks 630 vs 636, 84 blocks (1350 bytes: five groups and four blocks) 652 vs 692,
-/// 96 blocks 705 vs 667, 128 blocks 873 vs 736; (AVX2 vs AVX-512F):
-/// 256 blocks 1504 vs 1556, 384 blocks 2136 vs 2031. Those AVX2 figures are the earlier
-/// eight-lane loop's; the four-lane one that replaced it is faster than the AVX-512F loop even
-/// at 16 KiB here (10.6 against 9.1 GB/s, `simdcrypt-speed -backend`), while IFMA stays ahead
-/// from 2 KiB (6.9 against 5.5 GB/s). The AVX-512F loop needs the same aggregated steps.
-const IFMA_FIRST_MIN_BLOCKS: usize = 96;
+/// `x86_64_avx2::FIRST_MIN_BLOCKS` blocks) while the key has no table yet. The IFMA table
+/// (`poly1305_ifma_table.S`) costs about 95 TSC ticks alone on an Emerald Rapids Xeon (about
+/// 105 cycles; replacing the scalar radix-2^44 tree with it saved about 150 ticks per fresh
+/// key), and from two groups the loop wins that back in the MAC alone. Measured there, fresh
+/// key, whole MAC through `Poly1305`, best of 4000 (TSC ticks, threshold 96 vs 16 or 32):
+/// 16 blocks 240 vs 248, 24 blocks 322 vs 352, 32 blocks 476 vs 352, 40 blocks 512 vs 455,
+/// 47 blocks 560 vs 536, 48 blocks 555 vs 384, 64 blocks 630 vs 420, 80 blocks 690 vs 450.
+/// But the 512-bit IFMA loop lowers the core clock for what follows (an `imul` chain run
+/// after it took 3–7 % more TSC ticks than after ymm code, measured), and in a
+/// ChaCha20-Poly1305 seal that slows the ChaCha20 half too: seals of 40, 44, 47 and 56 blocks
+/// (two or three groups and 8–15 blocks for the portable kernel) took 15–90 ticks longer with
+/// the IFMA loop than with the AVX2 one, 32 and 48 blocks (whole groups) 50–90 shorter. From
+/// 64 blocks the loop wins in the seal too, or breaks even (64 blocks 1220–1270 vs
+/// 1150–1220, 72 blocks 1250–1300 both, 76 blocks 1274 vs 1304, 88 blocks 1324 vs 1290,
+/// 95 blocks 1554 vs 1480).
+const IFMA_FIRST_MIN_BLOCKS: usize = 64;
 
-/// The element order of a set: element `e` holds block `PI[e]` of its eight.
+/// The element order of a set: element `e` holds block `PI[e]` of its eight (the tests'
+/// reference; the assembly has the order in its levels).
+#[cfg(test)]
 const PI: [usize; 8] = [0, 4, 1, 5, 2, 6, 3, 7];
 
 /// `h` (three words, < 2^131) as radix-2^44 limbs (the top one below 2^43).
@@ -105,7 +118,8 @@ struct Tab44 {
 }
 
 /// For table set `s` and element `e`: the exponent of the power it holds.
-pub(super) fn exponent(s: usize, e: usize) -> usize {
+#[cfg(test)]
+fn exponent(s: usize, e: usize) -> usize {
     match s {
         0 => 16,
         1 => 16 - PI[e],
@@ -123,6 +137,7 @@ pub(super) fn exponent(s: usize, e: usize) -> usize {
 ///
 /// each below 3·2^93 (so `u128` sums), then carried (bits of `d2` from 2^42 up, i.e. from
 /// 2^130, fold back times 5).
+#[cfg(test)]
 fn mul44(a: &[u64; 3], b: &[u64; 3]) -> [u64; 3] {
     let m = |x: u64, y: u64| u128::from(x) * u128::from(y);
     let (t1, t2) = (20 * b[1], 20 * b[2]);
@@ -140,8 +155,9 @@ fn mul44(a: &[u64; 3], b: &[u64; 3]) -> [u64; 3] {
 /// The powers `r^1..=r^16` in radix 2^44 (index `i` holds `r^(i+1)`), as [`mul44`] leaves
 /// them. A tree (r², r³ r⁴, r⁵..r⁸ from r⁴, r⁹..r¹⁶ from r⁸): the chain is four
 /// multiplications deep instead of fifteen, and the multiplications of one level are
-/// independent, so they overlap (key setup happens once per message).
-#[inline(always)]
+/// independent, so they overlap. The tests' reference for the assembly table (which has the
+/// same four levels on vectors).
+#[cfg(test)]
 fn powers44(r: &[u64; 2]) -> [[u64; 3]; 16] {
     let mut p = [[0u64; 3]; 16];
     p[0] = to_limbs44(&[r[0], r[1], 0]);
@@ -158,27 +174,35 @@ fn powers44(r: &[u64; 2]) -> [[u64; 3]; 16] {
 }
 
 impl Tab44 {
-    /// Writes every entry of the table at `tab` for `r`.
+    /// Writes every entry of the table at `tab` for the clamped `r`, with the assembly.
     ///
-    /// In place, into the key's uninitialised room: the table is 960 bytes, and zeroing a
-    /// table on the stack and moving it into the key cost about as much as the powers.
+    /// In place, into the key's uninitialised room (960 bytes): no table on the stack to
+    /// zero, move and wipe.
     ///
     /// # Safety
     /// `tab` is valid for writes of a `Tab44` (the entries need not be initialised).
-    unsafe fn fill(tab: *mut Tab44, r: &[u64; 2]) {
-        let mut pw = powers44(r);
-        for s in 0..3 {
+    unsafe fn fill(_t: Avx512Ifma, tab: *mut Tab44, r: &[u64; 2]) {
+        // SAFETY: the token proves AVX512IFMA, AVX512F and AVX512VL; `r` is two readable
+        // words; `tab` is valid for writes of the 960-byte table (the caller's contract), which
+        // the function only writes, every entry.
+        unsafe { simdcrypt_poly1305_ifma_table(r, tab) };
+    }
+
+    /// The table built in Rust from [`powers44`]: the reference for the assembly.
+    #[cfg(test)]
+    fn reference(r: &[u64; 2]) -> [[[u64; 8]; 5]; 3] {
+        let pw = powers44(r);
+        let mut v = [[[0u64; 8]; 5]; 3];
+        for (s, set) in v.iter_mut().enumerate() {
             for e in 0..8 {
                 let l = pw[exponent(s, e) - 1];
                 let m = [l[0], l[1], l[2], 20 * l[1], 20 * l[2]];
-                for (i, x) in m.into_iter().enumerate() {
-                    // SAFETY: `tab` is valid for writes (the caller's contract); the place is
-                    // a `u64` inside it, written without reading or dropping the old value.
-                    unsafe { (*tab).v[s][i][e] = x };
+                for (row, x) in set.iter_mut().zip(m) {
+                    row[e] = x;
                 }
             }
         }
-        crate::wipe::wipe(&mut pw);
+        v
     }
 }
 
@@ -214,11 +238,21 @@ impl IfmaKey {
     fn tab(&mut self) -> &Tab44 {
         if !self.ready {
             // SAFETY: `self.tab` is the key's own room for a `Tab44`.
-            unsafe { Tab44::fill(self.tab.as_mut_ptr(), &self.r) };
+            unsafe { Tab44::fill(self._t, self.tab.as_mut_ptr(), &self.r) };
             self.ready = true;
         }
         // SAFETY: `ready` is set only after `fill` wrote every entry.
         unsafe { self.tab.assume_init_ref() }
+    }
+}
+
+impl IfmaKey {
+    /// Whether a call may have left powers of `r` or accumulator values in spill slots below
+    /// the caller's frame: only the AVX2 key's compiled vector code does (the table and the
+    /// loop are assembly that uses no stack, and the limbs here are wiped in place), and only
+    /// once that key made its tables.
+    pub(super) fn may_spill(&self) -> bool {
+        self.avx2.has_tables()
     }
 }
 
@@ -361,6 +395,75 @@ mod tests {
                     i + 1
                 );
             }
+        }
+    }
+
+    /// The table the assembly writes for `r`.
+    fn table_of(t: Avx512Ifma, r: &[u64; 2]) -> [[[u64; 8]; 5]; 3] {
+        let mut tab = MaybeUninit::<Tab44>::uninit();
+        // SAFETY: `tab` is room for a `Tab44`.
+        unsafe { Tab44::fill(t, tab.as_mut_ptr(), r) };
+        // SAFETY: `fill` wrote every entry.
+        let tab = unsafe { tab.assume_init() };
+        tab.v
+    }
+
+    /// The assembly table (IFMA) against [`Tab44::reference`] (the scalar `powers44`): every
+    /// entry congruent mod p, within the bounds the `.S` header proves (limb 0 below
+    /// 2^44 + 2^14, limb 1 below 2^44, limb 2 below 2^42 + 2^10, then exactly 20 times limbs 1
+    /// and 2), for random `r`, every clamped bit set, and the extremes 0 and 1.
+    #[test]
+    fn table_matches_reference() {
+        let Some((t, _)) = t_ifma() else { return };
+        let mut rng = Rng(0x7ab1e);
+        let mut keys = std::vec![
+            [0, 0],
+            [1, 0],
+            [0x0fff_fffc_0fff_ffff, 0x0fff_fffc_0fff_fffc]
+        ];
+        keys.extend((0..2000).map(|k| rng.r(k % 8 == 0)));
+        for r in keys {
+            let got = table_of(t, &r);
+            let want = Tab44::reference(&r);
+            for s in 0..3 {
+                for e in 0..8 {
+                    let l = [got[s][0][e], got[s][1][e], got[s][2][e]];
+                    let w = [want[s][0][e], want[s][1][e], want[s][2][e]];
+                    let at = || std::format!("r = {r:x?}, set {s}, element {e}: {l:x?}");
+                    assert!(l[0] < (1 << 44) + (1 << 14), "{}", at());
+                    assert!(l[1] < 1 << 44, "{}", at());
+                    assert!(l[2] < (1 << 42) + (1 << 10), "{}", at());
+                    assert_eq!(got[s][3][e], 20 * l[1], "{}", at());
+                    assert_eq!(got[s][4][e], 20 * l[2], "{}", at());
+                    assert_eq!(
+                        reduce(from_limbs44(l)),
+                        reduce(from_limbs44(w)),
+                        "{} (r^{})",
+                        at(),
+                        exponent(s, e)
+                    );
+                }
+            }
+        }
+    }
+
+    /// The table function keeps the callee-saved registers, and its table does not depend on
+    /// what the registers held before.
+    #[test]
+    fn abi_ifma_table() {
+        let Some((t, _)) = t_ifma() else { return };
+        let mut rng = Rng(0xab1);
+        for k in 0..4 {
+            let r = rng.r(k == 1);
+            let mut tab = MaybeUninit::<Tab44>::uninit();
+            let args = [core::ptr::from_ref(&r) as usize, tab.as_mut_ptr() as usize];
+            // SAFETY: the token proves the features; the arguments are what `fill` passes:
+            // two words of a clamped `r`, room for the table.
+            let (_, rep) = unsafe { abi_call(simdcrypt_poly1305_ifma_table as *const (), &args) };
+            rep.assert_clean();
+            // SAFETY: the call wrote every entry.
+            let tab = unsafe { tab.assume_init() };
+            assert_eq!(tab.v, table_of(t, &r), "{r:x?}");
         }
     }
 
