@@ -24,8 +24,8 @@
 //! blocks, where a vector kernel's key set-up would cost more than it saves). The rest of a
 //! longer text goes in chunks of [`CHUNK`] bytes: sealing
 //! encrypts a chunk and then MACs it while it is still in L1; opening MACs a chunk and then
-//! decrypts it. A failed open zeroes the whole buffer; the plaintext of the head is only
-//! written out after the tag matched.
+//! decrypts it. A failed open zeroes the whole buffer; the plaintext of the head (where there
+//! is one: not on the stitched path below) is only written out after the tag matched.
 //!
 //! A text of at most [`ONE_TEXT`] (64) bytes with a short AAD, the TLS and VPN packet case,
 //! takes a path of its own ([`seal_one`], [`open_one`]), kept out of the frame of the long
