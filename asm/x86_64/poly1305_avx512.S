@@ -13,7 +13,7 @@
  * and the BSDs).
  *
  * Function (ngroups >= 1; any alignment for every pointer):
- *   void simdcrypt_poly1305_ifma(const u64 h[3], const u64 tab[3][5][8], const u8 *data,
+ *   void simdcrypt_poly1305_ifma(const u64 h[3], const u64 tab[4][5][8], const u8 *data,
  *                                size_t ngroups, u64 out[3][8])
  * absorbs ngroups groups of 16 blocks (256 bytes) at data into the accumulator whose
  * limbs are h (radix 2^44: 3 limbs) and stores the lane-wise sum of the
@@ -26,11 +26,18 @@
  * A <- (A + m) r^16, except in the last group, where lane j multiplies by r^(16-j); then
  * h' is the sum of the lanes (Goll and Gueron, "Vectorization of Poly1305 message
  * authentication code", 2015). Lane 0 starts from h, the others from 0.
+ * Aggregated steps: the groups before the last go two at a time, groups g and g+1 with
+ * blocks m and m' in a lane: A <- (A + m) r^16 r^16 + m' r^16 = (A + m) r^32 + m' r^16,
+ * the same value as two Horner steps, but the products of both groups are summed unreduced
+ * and carried once per step (the carry is what the IFMA sources need: below 2^52). The
+ * products m' r^16 do not wait for A, so they go first; A waits for one product and one
+ * carry per two groups. An odd group before the last takes one Horner step with r^16.
  * Lanes 0-7 are the elements of set A (H registers), lanes 8-15 those of set B (G). Two
  * 64-byte loads of blocks 0-3 and 4-7 and `vpunpck{l,h}qdq` give the low and high qwords in
  * the element order (0, 4, 1, 5, 2, 6, 3, 7) (per 128-bit lane: one block of each load).
  * tab[0] holds r^16 in every element, tab[1] and tab[2] the last-group powers of sets A and
- * B in that element order; each as the multiplier vectors of its radix:
+ * B in that element order, tab[3] r^32 in every element; each as the multiplier vectors of
+ * its radix:
  *   radix 2^44 (tab[s][0..5]): r0, r1, r2, 20 r1, 20 r2      (2^132 = 4 * 2^130 = 20 mod p)
  *
  * Radix 2^44: h = h0 + h1 2^44 + h2 2^88. vpmadd52luq adds bits 0..51 of the 104-bit product
@@ -43,10 +50,19 @@
  * then one carry pass, two chains at once:
  *     c0 = d0 >> 44, c2 = d2 >> 42;  d0 = (d0 & M44) + 5 c2;  d1 += c0;
  *     c1 = d1 >> 44;  d1 &= M44;  d2 = (d2 & M42) + c1
- * Bounds: limbs in are below 2^45.1 (h0, h1) and 2^43 (h2) after adding a block (44, 44 and
- * 41 bits), the multipliers below 2^48.4, so every product is below 2^94 (both sources are
- * below 2^52 as IFMA needs), each U_k below 2^44, d_k below 2^57; after the carry
- * h0 < 2^44 + 2^18, h1 < 2^44, h2 < 2^42 + 2^14.
+ * In a step of two groups L_k and U_k sum the three products of limb k for (A + m) r^32 and
+ * the three for m' r^16 (the multiplier vectors of r^32 and r^16 are alike, below the same
+ * bounds).
+ * Bounds: limbs in are below 2^45.1 (h0, h1) and 2^43.4 (h2) after adding a block (44, 44
+ * and 41 bits; h enters below 2^131, so its h2 below 2^43), the multipliers below 2^48.4 (the
+ * table's header), so every product is below
+ * 2^93.5 (both sources are below 2^52 as IFMA needs) and its high part below 2^41.5. With at
+ * most six products per limb, each L_k < 6 * 2^52 < 2^54.6 and each U_k < 6 * 2^41.5 < 2^44.1,
+ * so d0 < 2^54.6 + 5 * 2^54.1 < 2^56.8 and d1, d2 < 2^54.6 + 2^52.1 < 2^54.9, far from 2^64.
+ * The carry: c0 < 2^12.8, c2 < 2^12.9, h0 < 2^44 + 5 * 2^12.9 < 2^44 + 2^15.3,
+ * c1 < (2^54.9 + 2^12.8) >> 44 < 2^11, h1 < 2^44, h2 < 2^42 + 2^11: adding the next
+ * group's block gives limbs below 2^45.1, 2^45 and 2^42.6, the bounds assumed above, and the
+ * lane sums (16 lanes) the wrapper adds up stay below 2^49.
  * A block is m0 = lo & M44, m1 = (lo >> 44 | hi << 20) & M44, m2 = hi >> 24 | 2^40.
  *
  * Nothing branches on or indexes memory by h, r or the data; only ngroups steers the loop.
@@ -55,7 +71,8 @@
  *   rdi  h    rsi  TAB    rdx  DATA    rcx  NGRP (groups left)    r8  out
  *   zmm0-2 H (set A limbs), zmm3-5 G (set B limbs), zmm6-10 r^16 multipliers,
  *   zmm11-16 set A products (L0 L1 L2 U0 U1 U2), zmm17-22 set B products,
- *   zmm23-26 block loads and carries, zmm27 M44, zmm28 M42, zmm29 2^40, zmm30-31 scratch
+ *   zmm23-26 block loads and carries, zmm27 M44, zmm28 M42, zmm29 2^40, zmm30-31 scratch;
+ *   the second group of a step: its limbs in zmm30, zmm25, zmm26; r^32 read from tab[3]
  */
 
 #if defined(__ELF__) && defined(__x86_64__)
@@ -95,15 +112,35 @@
         vpaddq  %zmm26, \h2, \h2
 .endm
 
-/* MUL44 h0,h1,h2, r0,r1,r2,s1,s2, l0,l1,l2,u0,u1,u2: (h0,h1,h2) <- h * r carried; the r/s
- * operands may be registers or memory. */
-.macro MUL44 h0, h1, h2, r0, r1, r2, s1, s2, l0, l1, l2, u0, u1, u2
+/* LOADM44 off: the limbs of the 8 blocks at DATA + off into zmm30 (m0), zmm25 (m1), zmm26
+ * (m2) (zmm23-24, zmm31 scratch), for a product without the accumulator. */
+.macro LOADM44 off
+        vmovdqu64 \off(DATA), %zmm23
+        vmovdqu64 \off+64(DATA), %zmm24
+        vpunpcklqdq %zmm24, %zmm23, %zmm25              /* lo qwords */
+        vpunpckhqdq %zmm24, %zmm23, %zmm26              /* hi qwords */
+        vpandq  %zmm27, %zmm25, %zmm30                  /* m0 = lo & M44 */
+        vpsrlq  $44, %zmm25, %zmm25
+        vpsllq  $20, %zmm26, %zmm31
+        vpternlogq $0xa8, %zmm27, %zmm31, %zmm25        /* m1 = (lo >> 44 | hi << 20) & M44 */
+        vpsrlq  $24, %zmm26, %zmm26
+        vporq   %zmm29, %zmm26, %zmm26                  /* m2 = hi >> 24 | 2^40 */
+.endm
+
+/* ZERO44 l0,l1,l2,u0,u1,u2: clears the six product sums. */
+.macro ZERO44 l0, l1, l2, u0, u1, u2
         vpxorq  \l0, \l0, \l0
         vpxorq  \l1, \l1, \l1
         vpxorq  \l2, \l2, \l2
         vpxorq  \u0, \u0, \u0
         vpxorq  \u1, \u1, \u1
         vpxorq  \u2, \u2, \u2
+.endm
+
+/* MACC44 h0,h1,h2, r0,r1,r2,s1,s2, l0,l1,l2,u0,u1,u2: adds the low and high parts of the
+ * nine products of h * r to the sums L_k (l_k) and U_k (u_k), unreduced; the r/s operands
+ * may be registers or memory. */
+.macro MACC44 h0, h1, h2, r0, r1, r2, s1, s2, l0, l1, l2, u0, u1, u2
         vpmadd52luq \r0, \h0, \l0
         vpmadd52huq \r0, \h0, \u0
         vpmadd52luq \r1, \h0, \l1
@@ -122,6 +159,10 @@
         vpmadd52huq \s2, \h2, \u1
         vpmadd52luq \r0, \h2, \l2
         vpmadd52huq \r0, \h2, \u2
+.endm
+
+/* FIN44 h0,h1,h2, l0,l1,l2,u0,u1,u2: (h0,h1,h2) <- the sums combined and carried once. */
+.macro FIN44 h0, h1, h2, l0, l1, l2, u0, u1, u2
         /* d1 = L1 + 2^8 U0, d2 = L2 + 2^8 U1, d0 = L0 + (2^12 + 2^10) U2 */
         vpsllq  $8, \u0, \u0
         vpaddq  \u0, \l1, \l1
@@ -145,6 +186,13 @@
         vpaddq  \u1, \l2, \h2                           /* h2 = (d2 & M42) + c1 */
 .endm
 
+/* MUL44 h0,h1,h2, r0,r1,r2,s1,s2, l0,l1,l2,u0,u1,u2: (h0,h1,h2) <- h * r carried. */
+.macro MUL44 h0, h1, h2, r0, r1, r2, s1, s2, l0, l1, l2, u0, u1, u2
+        ZERO44  \l0, \l1, \l2, \u0, \u1, \u2
+        MACC44  \h0, \h1, \h2, \r0, \r1, \r2, \s1, \s2, \l0, \l1, \l2, \u0, \u1, \u2
+        FIN44   \h0, \h1, \h2, \l0, \l1, \l2, \u0, \u1, \u2
+.endm
+
         .globl  simdcrypt_poly1305_ifma
         .hidden simdcrypt_poly1305_ifma
         .type   simdcrypt_poly1305_ifma, @function
@@ -165,17 +213,39 @@ simdcrypt_poly1305_ifma:
         vmovdqu64 128(TAB), %zmm8
         vmovdqu64 192(TAB), %zmm9
         vmovdqu64 256(TAB), %zmm10
-        subq    $1, NGRP
+        subq    $1, NGRP                                /* groups before the last */
         jz      .Llast44
+        cmpq    $2, NGRP
+        jb      .Lone44
         .p2align 4
-.Lloop44:
+.Lpair44:
+        /* a step of two groups: the second one's blocks times r^16 first (they do not wait
+         * for the accumulator), then (acc + first group) times r^32, one carry */
+        ZERO44  %zmm11, %zmm12, %zmm13, %zmm14, %zmm15, %zmm16
+        ZERO44  %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22
+        LOADM44 256
+        MACC44  %zmm30, %zmm25, %zmm26, %zmm6, %zmm7, %zmm8, %zmm9, %zmm10, %zmm11, %zmm12, %zmm13, %zmm14, %zmm15, %zmm16
+        LOADM44 384
+        MACC44  %zmm30, %zmm25, %zmm26, %zmm6, %zmm7, %zmm8, %zmm9, %zmm10, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22
+        LOAD44  0, %zmm0, %zmm1, %zmm2
+        LOAD44  128, %zmm3, %zmm4, %zmm5
+        MACC44  %zmm0, %zmm1, %zmm2, 960(TAB), 1024(TAB), 1088(TAB), 1152(TAB), 1216(TAB), %zmm11, %zmm12, %zmm13, %zmm14, %zmm15, %zmm16
+        MACC44  %zmm3, %zmm4, %zmm5, 960(TAB), 1024(TAB), 1088(TAB), 1152(TAB), 1216(TAB), %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22
+        FIN44   %zmm0, %zmm1, %zmm2, %zmm11, %zmm12, %zmm13, %zmm14, %zmm15, %zmm16
+        FIN44   %zmm3, %zmm4, %zmm5, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22
+        addq    $512, DATA
+        subq    $2, NGRP
+        cmpq    $2, NGRP
+        jae     .Lpair44
+        testq   NGRP, NGRP
+        jz      .Llast44
+.Lone44:
+        /* one group before the last left: Horner's rule with r^16 */
         LOAD44  0, %zmm0, %zmm1, %zmm2
         LOAD44  128, %zmm3, %zmm4, %zmm5
         MUL44   %zmm0, %zmm1, %zmm2, %zmm6, %zmm7, %zmm8, %zmm9, %zmm10, %zmm11, %zmm12, %zmm13, %zmm14, %zmm15, %zmm16
         MUL44   %zmm3, %zmm4, %zmm5, %zmm6, %zmm7, %zmm8, %zmm9, %zmm10, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22
         addq    $256, DATA
-        subq    $1, NGRP
-        jnz     .Lloop44
 .Llast44:
         LOAD44  0, %zmm0, %zmm1, %zmm2
         LOAD44  128, %zmm3, %zmm4, %zmm5

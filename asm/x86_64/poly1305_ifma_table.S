@@ -2,7 +2,7 @@
  * poly1305_ifma_table.S (x86_64) -- the multiplier table of the radix-2^44 IFMA Poly1305 loop
  * (simdcrypt_poly1305_ifma in poly1305_avx512.S, whose header has the loop's math): the powers
  * r^1..r^16 of the clamped key half r (RFC 8439 sec. 2.5), computed with AVX-512 IFMA
- * (`vpmadd52luq`/`vpmadd52huq`) and spread into the loop's layout.
+ * (`vpmadd52luq`/`vpmadd52huq`), and r^32, spread into the loop's layout.
  * Safe wrapper: src/poly1305/x86_64_avx512.rs (Tab44::fill).
  *
  * Features: AVX512IFMA, AVX512F and AVX512VL: EVEX-encoded IFMA on ymm, ymm16-31, opmasks,
@@ -19,7 +19,7 @@
  * only.
  *
  * Function (any alignment for both pointers):
- *   void simdcrypt_poly1305_ifma_table(const u64 r[2], u64 tab[3][5][8])
+ *   void simdcrypt_poly1305_ifma_table(const u64 r[2], u64 tab[4][5][8])
  *       r = r[0] + 2^64 r[1], clamped (so r[1] < 2^60); writes every entry of tab.
  *
  * Table (the loop's): tab[s][i][e], set s, vector i = P0, P1, P2, 20 P1, 20 P2 for the
@@ -27,7 +27,8 @@
  *     s = 0: r^16 in every element;
  *     s = 1: r^(16 - pi(e)),  s = 2: r^(8 - pi(e)),  pi = (0, 4, 1, 5, 2, 6, 3, 7),
  * i.e. the exponents are (16, 12, 15, 11, 14, 10, 13, 9) for set 1 and
- * (8, 4, 7, 3, 6, 2, 5, 1) for set 2.
+ * (8, 4, 7, 3, 6, 2, 5, 1) for set 2;
+ *     s = 3: r^32 in every element (the loop's steps of two groups).
  *
  * Math. One radix-2^44 product (TMUL) computes, lane by lane, a * b mod p = 2^130 - 5 from
  * the limbs a0..a2 and the multiplier vectors b0, b1, b2, s1 = 20 b1, s2 = 20 b2 (2^132 =
@@ -57,7 +58,8 @@
  *     set 2 = ilv(E, V2) = (8, 4, 7, 3, 6, 2, 5, 1),  set 1 = ilv(F, G) = (16, 12, 15, 11, ..),
  * each row stored as two ymm halves (one `vpermi2q` each); set 0 broadcasts lane 0 of F
  * (r^16). 20 x = 2^4 x + 2^2 x. The chain is four products deep (r -> r^2 -> r^4 -> r^8 ->
- * r^16, the least for r^16), each level one product of 4 lanes (two at the last).
+ * r^16, the least for r^16), each level one product of 4 lanes (two at the last). A fifth
+ * level squares set 0: set 3 = B(r^16) * B(r^16) = B(r^32) (every lane the same).
  *
  * Bounds. Call limbs (a0, a1, a2) "small" if a0 < 2^44 + 2^16, a1 < 2^44, a2 < 2^42 + 2^16.
  * The limbs of r are small (r0, r1 < 2^44 by the mask, r2 = r[1] >> 24 < 2^36), and so is the
@@ -82,7 +84,9 @@
  *   ymm14-16 E, ymm17-19 F, ymm20-22 G (each TMUL leaves its result in its L registers);
  *   TMUL scratch: U ymm23-25 (ymm0-2 for G), second accumulators ymm17-22 (levels 1-3) and
  *   ymm8-10, ymm26, ymm30-31 (level 4); ymm26, ymm29 the `vpermi2q` indices of the low and
- *   high halves (ymm29 is B(1) until level 2), ymm27 M44, ymm28 M42, ymm30-31 scratch of X20.
+ *   high halves (ymm29 is B(1) until level 2), ymm27 M44, ymm28 M42, ymm30-31 scratch of X20;
+ *   level 5 reads set 0's multipliers (ymm10, ymm23, ymm24, ymm25, ymm3) and leaves r^32 in
+ *   ymm0-2 (scratch ymm4-9, ymm11-13; 20 P1, 20 P2 in ymm14, ymm15).
  */
 
 #if defined(__ELF__) && defined(__x86_64__)
@@ -303,6 +307,19 @@ simdcrypt_poly1305_ifma_table:
         ROW     %ymm15, %ymm16, 448
         ROW     %ymm5, %ymm6, 512
         ROW     %ymm7, %ymm8, 576
+        /* set 3 = B(r^32) = B(r^16) * B(r^16) (the multipliers of set 0 still in ymm10,
+         * ymm23, ymm24, ymm25, ymm3) */
+        TMUL    %ymm10, %ymm23, %ymm24, \
+                %ymm10, %ymm23, %ymm24, %ymm25, %ymm3, \
+                %ymm0, %ymm1, %ymm2, %ymm4, %ymm5, %ymm6, \
+                %ymm7, %ymm8, %ymm9, %ymm11, %ymm12, %ymm13
+        X20     %ymm1, %ymm14, %ymm30
+        X20     %ymm2, %ymm15, %ymm31
+        ROW     %ymm0, %ymm0, 960
+        ROW     %ymm1, %ymm1, 1024
+        ROW     %ymm2, %ymm2, 1088
+        ROW     %ymm14, %ymm14, 1152
+        ROW     %ymm15, %ymm15, 1216
         CLEAR
         ret
         .size   simdcrypt_poly1305_ifma_table, . - simdcrypt_poly1305_ifma_table

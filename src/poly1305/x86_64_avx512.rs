@@ -8,11 +8,13 @@
 //! `.S` file has the math (Goll and Gueron's r-power Horner scheme, the limb products, the
 //! carries and their bounds); this file prepares its inputs and finishes its output:
 //!
-//! - the table: the powers `r^1..=r^16` laid out as the multiplier vectors of the radix, `r^16`
-//!   in every element for the loop, and for the last group element `e` of set A gets
-//!   `r^(16-π(e))`, of set B `r^(8-π(e))`, with `π = (0, 4, 1, 5, 2, 6, 3, 7)` the block order
-//!   that `vpunpck{l,h}qdq` leaves; `asm/x86_64/poly1305_ifma_table.S` computes and spreads
-//!   them with IFMA itself (its header has the levels and the bounds), and `powers44` here,
+//! - the table: the powers `r^1..=r^16` and `r^32` laid out as the multiplier vectors of the
+//!   radix, `r^16` and `r^32` in every element for the loop (its steps of two groups multiply
+//!   the accumulator by `r^32` and the second group by `r^16`, with one carry), and for the last
+//!   group element `e` of set A gets `r^(16-π(e))`, of set B `r^(8-π(e))`, with
+//!   `π = (0, 4, 1, 5, 2, 6, 3, 7)` the block order that `vpunpck{l,h}qdq` leaves;
+//!   `asm/x86_64/poly1305_ifma_table.S` computes and spreads them with IFMA itself (its header
+//!   has the levels and the bounds), and `powers44` (with `r^32 = mul44(r^16, r^16)`) here,
 //!   the scalar radix-2^44 tree, is the tests' reference for it;
 //! - the accumulator enters from the canonical [`State`] as limbs of element 0 and comes back
 //!   as the lane sums, which are carried and packed into three words (< 2^131) here;
@@ -60,10 +62,14 @@ pub(super) const GROUP: usize = 16;
 
 /// Below this many blocks a call goes to the AVX2 key (itself the portable kernel below
 /// `x86_64_avx2::FIRST_MIN_BLOCKS` blocks) while the key has no table yet. The IFMA table
-/// (`poly1305_ifma_table.S`) costs about 95 TSC ticks alone on an Emerald Rapids Xeon (about
+/// (`poly1305_ifma_table.S`) cost about 95 TSC ticks alone on an Emerald Rapids Xeon (about
 /// 105 cycles; replacing the scalar radix-2^44 tree with it saved about 150 ticks per fresh
-/// key), and from two groups the loop wins that back in the MAC alone. Measured there, fresh
-/// key, whole MAC through `Poly1305`, best of 4000 (TSC ticks, threshold 96 vs 16 or 32):
+/// key) before its fifth level (`r^32`, one product more on the chain, not timed alone), and
+/// from two groups the loop wins that back in the MAC alone. The figures below predate the
+/// loop's steps of two groups, which left the 64-block (1 KiB) seal within the noise (best of
+/// 4000: 1128–1166 ticks before, 1134–1136 after) and the threshold where it was. Measured
+/// there, fresh key, whole MAC through `Poly1305`, best of 4000 (TSC ticks, threshold 96 vs
+/// 16 or 32):
 /// 16 blocks 240 vs 248, 24 blocks 322 vs 352, 32 blocks 476 vs 352, 40 blocks 512 vs 455,
 /// 47 blocks 560 vs 536, 48 blocks 555 vs 384, 64 blocks 630 vs 420, 80 blocks 690 vs 450.
 /// But the 512-bit IFMA loop lowers the core clock for what follows (an `imul` chain run
@@ -110,12 +116,15 @@ fn from_limbs44(mut l: [u64; 3]) -> [u64; 3] {
 }
 
 /// The multiplier vectors of the radix-2^44 loop: `v[s][i][e]`, set `s` (0: `r^16`
-/// everywhere; 1, 2: the last group's powers of sets A and B), vector `i` (r0, r1, r2, 20·r1,
-/// 20·r2), element `e`.
+/// everywhere; 1, 2: the last group's powers of sets A and B; 3: `r^32` everywhere), vector
+/// `i` (r0, r1, r2, 20·r1, 20·r2), element `e`.
 #[repr(C, align(64))]
 struct Tab44 {
-    v: [[[u64; 8]; 5]; 3],
+    v: [[[u64; 8]; 5]; SETS],
 }
+
+/// The sets of [`Tab44`].
+const SETS: usize = 4;
 
 /// For table set `s` and element `e`: the exponent of the power it holds.
 #[cfg(test)]
@@ -123,7 +132,8 @@ fn exponent(s: usize, e: usize) -> usize {
     match s {
         0 => 16,
         1 => 16 - PI[e],
-        _ => 8 - PI[e],
+        2 => 8 - PI[e],
+        _ => 32,
     }
 }
 
@@ -176,26 +186,30 @@ fn powers44(r: &[u64; 2]) -> [[u64; 3]; 16] {
 impl Tab44 {
     /// Writes every entry of the table at `tab` for the clamped `r`, with the assembly.
     ///
-    /// In place, into the key's uninitialised room (960 bytes): no table on the stack to
+    /// In place, into the key's uninitialised room (1280 bytes): no table on the stack to
     /// zero, move and wipe.
     ///
     /// # Safety
     /// `tab` is valid for writes of a `Tab44` (the entries need not be initialised).
     unsafe fn fill(_t: Avx512Ifma, tab: *mut Tab44, r: &[u64; 2]) {
         // SAFETY: the token proves AVX512IFMA, AVX512F and AVX512VL; `r` is two readable
-        // words; `tab` is valid for writes of the 960-byte table (the caller's contract), which
+        // words; `tab` is valid for writes of the 1280-byte table (the caller's contract), which
         // the function only writes, every entry.
         unsafe { simdcrypt_poly1305_ifma_table(r, tab) };
     }
 
     /// The table built in Rust from [`powers44`]: the reference for the assembly.
     #[cfg(test)]
-    fn reference(r: &[u64; 2]) -> [[[u64; 8]; 5]; 3] {
+    fn reference(r: &[u64; 2]) -> [[[u64; 8]; 5]; SETS] {
         let pw = powers44(r);
-        let mut v = [[[0u64; 8]; 5]; 3];
+        let r32 = mul44(&pw[15], &pw[15]);
+        let mut v = [[[0u64; 8]; 5]; SETS];
         for (s, set) in v.iter_mut().enumerate() {
             for e in 0..8 {
-                let l = pw[exponent(s, e) - 1];
+                let l = match exponent(s, e) {
+                    32 => r32,
+                    x => pw[x - 1],
+                };
                 let m = [l[0], l[1], l[2], 20 * l[1], 20 * l[2]];
                 for (row, x) in set.iter_mut().zip(m) {
                     row[e] = x;
@@ -278,7 +292,7 @@ impl Kernel for IfmaKey {
         let mut hl = to_limbs44(&st.h);
         let mut out = [[0u64; 8]; 3];
         // SAFETY: the token in `self` proves AVX512IFMA and AVX512F; `hl` is three readable
-        // words, `self.tab` the 960-byte table, `wide` `groups ≥ 1` whole groups (only read),
+        // words, `self.tab` the 1280-byte table, `wide` `groups ≥ 1` whole groups (only read),
         // `out` 3 × 8 writable words.
         unsafe { simdcrypt_poly1305_ifma(&hl, self.tab(), wide.as_ptr(), groups, &mut out) };
         // Each element's limbs are below 2^45: the sums stay far below 2^62.
@@ -399,7 +413,7 @@ mod tests {
     }
 
     /// The table the assembly writes for `r`.
-    fn table_of(t: Avx512Ifma, r: &[u64; 2]) -> [[[u64; 8]; 5]; 3] {
+    fn table_of(t: Avx512Ifma, r: &[u64; 2]) -> [[[u64; 8]; 5]; SETS] {
         let mut tab = MaybeUninit::<Tab44>::uninit();
         // SAFETY: `tab` is room for a `Tab44`.
         unsafe { Tab44::fill(t, tab.as_mut_ptr(), r) };
@@ -425,7 +439,7 @@ mod tests {
         for r in keys {
             let got = table_of(t, &r);
             let want = Tab44::reference(&r);
-            for s in 0..3 {
+            for s in 0..SETS {
                 for e in 0..8 {
                     let l = [got[s][0][e], got[s][1][e], got[s][2][e]];
                     let w = [want[s][0][e], want[s][1][e], want[s][2][e]];
@@ -472,13 +486,16 @@ mod tests {
         let Some((t, t2)) = t_ifma() else { return };
         cross_check(|r| new_ifma(t, t2, r), 3 * GROUP + 3);
         cross_check(|r| new_ifma(t, t2, r), 4 * GROUP + 9);
+        // Steps of two groups: 5 groups are two steps and the last group, 6 two steps, one
+        // single group and the last.
+        cross_check(|r| new_ifma(t, t2, r), 6 * GROUP + 15);
     }
 
     #[test]
     fn abi_ifma() {
         let Some((t, t2)) = t_ifma() else { return };
         let mut rng = Rng(99);
-        for groups in [1usize, 2, 3] {
+        for groups in [1usize, 2, 3, 4, 5, 6] {
             let r = rng.r(groups == 2);
             let mut key = new_ifma(t, t2, &r);
             let buf = rng.bytes(groups * 256 + 1);
