@@ -51,6 +51,14 @@ pub(crate) trait Kernel {
     /// For each 16-byte block `m` of `data` (`data.len() % 16 == 0`):
     /// `h ← (h + m + 2^128)·r mod p`, leaving `st` in the canonical form.
     fn blocks(&mut self, st: &mut State, data: &[u8]);
+
+    /// Whether the calls so far may have left powers of `r` or accumulator values in spill
+    /// slots below the caller's frame (compiled vector code, or Rust that builds tables),
+    /// which [`Mac::blocks`] then overwrites. The portable kernels, register-only scalar
+    /// code, say no.
+    fn may_spill(&self) -> bool {
+        true
+    }
 }
 
 /// The Poly1305 kernels, best first. `select` is the one place that chooses.
@@ -343,15 +351,10 @@ impl Mac {
         // the power tables) leave powers of `r` and accumulator values in spill slots and
         // returned copies below this frame; overwrite them. Only calls long enough to have
         // run vector code (the least of the kernels' thresholds is 28 blocks) pay for it.
-        // The IFMA key's own code is assembly without a stack frame and wipes its limbs in
-        // place, so it needs the scrub only once its AVX2 key ran (`IfmaKey::may_spill`):
-        // a long AEAD message skips about 6 KiB of stores per call.
-        let may_spill = match &self.inner {
-            #[cfg(target_arch = "x86_64")]
-            Inner::Avx512Ifma(k) => k.may_spill(),
-            _ => !matches!(self.backend, Backend::Soft),
-        };
-        if may_spill && data.len() >= VECTOR_MIN_BYTES {
+        // Each kernel says whether it may have (`Kernel::may_spill`): the IFMA key's own code
+        // is assembly without a stack frame, so a long AEAD message skips about 6 KiB of
+        // stores per call.
+        if data.len() >= VECTOR_MIN_BYTES && on_kernel!(self, k => k.may_spill()) {
             crate::wipe::scrub_stack::<SCRUB_VECTOR>();
         }
     }

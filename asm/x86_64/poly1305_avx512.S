@@ -161,30 +161,8 @@
         vpmadd52huq \r0, \h2, \u2
 .endm
 
-/* FIN44 h0,h1,h2, l0,l1,l2,u0,u1,u2: (h0,h1,h2) <- the sums combined and carried once. */
-.macro FIN44 h0, h1, h2, l0, l1, l2, u0, u1, u2
-        /* d1 = L1 + 2^8 U0, d2 = L2 + 2^8 U1, d0 = L0 + (2^12 + 2^10) U2 */
-        vpsllq  $8, \u0, \u0
-        vpaddq  \u0, \l1, \l1
-        vpsllq  $8, \u1, \u1
-        vpaddq  \u1, \l2, \l2
-        vpsllq  $10, \u2, \u2
-        vpaddq  \u2, \l0, \l0
-        vpsllq  $2, \u2, \u2
-        vpaddq  \u2, \l0, \l0
-        /* carry: c0 = d0 >> 44, c2 = d2 >> 42 */
-        vpsrlq  $44, \l0, \u0
-        vpsrlq  $42, \l2, \u2
-        vpandq  %zmm27, \l0, \l0
-        vpandq  %zmm28, \l2, \l2
-        vpaddq  \u0, \l1, \l1
-        vpaddq  \u2, \l0, \l0
-        vpsllq  $2, \u2, \u2
-        vpaddq  \u2, \l0, \h0                           /* h0 = (d0 & M44) + 5 c2 */
-        vpsrlq  $44, \l1, \u1
-        vpandq  %zmm27, \l1, \h1                        /* h1 = d1 & M44 */
-        vpaddq  \u1, \l2, \h2                           /* h2 = (d2 & M42) + c1 */
-.endm
+/* FIN44 (poly1305_radix44.h): (h0,h1,h2) <- the sums combined and carried once. */
+#include "poly1305_radix44.h"
 
 /* MUL44 h0,h1,h2, r0,r1,r2,s1,s2, l0,l1,l2,u0,u1,u2: (h0,h1,h2) <- h * r carried. */
 .macro MUL44 h0, h1, h2, r0, r1, r2, s1, s2, l0, l1, l2, u0, u1, u2

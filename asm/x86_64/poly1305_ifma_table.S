@@ -106,6 +106,9 @@
 
         .text
 
+/* FIN44 (poly1305_radix44.h): the combination and carry of a radix-2^44 product. */
+#include "poly1305_radix44.h"
+
 /* TMUL a0,a1,a2, b0,b1,b2,s1,s2, l0,l1,l2, u0,u1,u2, w0,w1,w2, v0,v1,v2: (l0,l1,l2) <- a * b
  * carried (see the header); u, w, v scratch. Each sum of three products is split into two
  * accumulators, l_k (or u_k) for the two with a0, a1 and w_k (or v_k) for the one with a2,
@@ -148,27 +151,7 @@
         vpaddq  \w2, \l2, \l2                         /* L2 */
         vpaddq  \w1, \l1, \l1                         /* L1 */
         vpaddq  \w0, \l0, \l0                         /* L0 */
-        /* d1 = L1 + 2^8 U0, d2 = L2 + 2^8 U1, d0 = L0 + (2^12 + 2^10) U2 */
-        vpsllq  $8, \u1, \u1
-        vpaddq  \u1, \l2, \l2
-        vpsllq  $10, \u2, \v2
-        vpsllq  $12, \u2, \u2
-        vpaddq  \v2, \l0, \l0
-        vpaddq  \u2, \l0, \l0
-        vpsllq  $8, \u0, \u0
-        vpaddq  \u0, \l1, \l1
-        /* carry: c0 = d0 >> 44, c2 = d2 >> 42 */
-        vpsrlq  $42, \l2, \u2
-        vpsrlq  $44, \l0, \u0
-        vpandq  %ymm27, \l0, \l0
-        vpandq  %ymm28, \l2, \l2
-        vpaddq  \u2, \l0, \l0
-        vpsllq  $2, \u2, \u2
-        vpaddq  \u0, \l1, \l1
-        vpaddq  \u2, \l0, \l0                         /* h0 = (d0 & M44) + 5 c2 */
-        vpsrlq  $44, \l1, \u1
-        vpandq  %ymm27, \l1, \l1                       /* h1 = d1 & M44 */
-        vpaddq  \u1, \l2, \l2                         /* h2 = (d2 & M42) + c1 */
+        FIN44   \l0, \l1, \l2, \l0, \l1, \l2, \u0, \u1, \u2, %ymm27, %ymm28
 .endm
 
 /* X20 x, d, t: d = 20 x = 2^4 x + 2^2 x (t scratch). */

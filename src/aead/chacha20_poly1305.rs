@@ -265,7 +265,7 @@ fn stitched_name(poly: &str) -> &'static str {
 /// bytes): block 0 (the Poly1305 key, [`key_block_mac`]) in a call of its own, then the text
 /// in place from block 1: a plain 16-block call for its first KiB, so that the stitched
 /// kernel, which MACs ciphertext that earlier steps wrote (at least 512 bytes behind), has
-/// some, then [`seal_steps`], then [`seal_rest`].
+/// some, then [`seal_steps`], then [`rest`].
 ///
 /// Against a head of block 0 and fifteen text blocks in a stack buffer (one 16-block call,
 /// then the text copied out), this makes the same kernel calls for a 16 KiB text (one of one
@@ -286,11 +286,11 @@ fn seal_stitched(
     mac.update_padded(aad);
     core.xor_blocks(&mut in_out[..DATA_STRIDE]);
     let (mac_from, from) = seal_steps(t, &mut core, &mut mac, in_out, DATA_STRIDE);
-    seal_rest(&mut core, &mut mac, aad.len(), in_out, mac_from, from)
+    rest(true, &mut core, &mut mac, aad.len(), in_out, mac_from, from)
 }
 
 /// [`open`] on the stitched path: block 0 as in [`seal_stitched`], then [`open_steps`] from
-/// the start of the text, then [`open_rest`]. The plaintext is written in place as it is
+/// the start of the text, then [`rest`]. The plaintext is written in place as it is
 /// decrypted; a failed open zeroes all of it ([`release_if`]).
 #[cfg(target_arch = "x86_64")]
 fn open_stitched(
@@ -306,7 +306,15 @@ fn open_stitched(
     let mut mac = key_block_mac(b.poly, &mut core);
     mac.update_padded(aad);
     let (mac_from, from) = open_steps(t, &mut core, &mut mac, in_out, 0);
-    let mut want = open_rest(&mut core, &mut mac, aad.len(), in_out, mac_from, from);
+    let mut want = rest(
+        false,
+        &mut core,
+        &mut mac,
+        aad.len(),
+        in_out,
+        mac_from,
+        from,
+    );
     release_if(&mut want, tag, in_out, |_| {})
 }
 
@@ -664,14 +672,15 @@ fn seal_with<const N: usize>(
     // contiguous), so the vector kernels see one long call instead of a short one that would
     // build a second table. Every MAC call but the last covers a multiple of 16 bytes (the
     // head is 448 bytes when a chunk follows it; chunks are multiples of 64).
-    seal_rest(&mut core, &mut mac, aad.len(), in_out, 0, head_len)
+    rest(true, &mut core, &mut mac, aad.len(), in_out, 0, head_len)
 }
 
-/// The end of every long seal: `mac` has absorbed the AAD and `in_out[..mac_from]`,
-/// `in_out[..from]` is ciphertext (`mac_from ≤ from`, `mac_from` a multiple of 16). Encrypts
-/// the rest chunk by chunk, MACing each chunk (and what trails it) while it is in L1, then the
-/// lengths block; returns the tag.
-fn seal_rest(
+/// The end of every long seal or open: `mac` has absorbed the AAD and `in_out[..mac_from]`
+/// (`mac_from ≤ from`, a multiple of 16), `in_out[..from]` is done. Goes through the rest chunk
+/// by chunk while it is in L1: sealing encrypts a chunk, then MACs it (with what trails it);
+/// opening MACs it, then decrypts it. Then the lengths block; returns the tag.
+fn rest(
+    sealing: bool,
     core: &mut Core,
     mac: &mut Mac,
     aad_len: usize,
@@ -682,8 +691,13 @@ fn seal_rest(
     let text_len = in_out.len();
     loop {
         let to = (from + CHUNK).min(text_len);
-        core.xor(&mut in_out[from..to]);
+        if sealing {
+            core.xor(&mut in_out[from..to]);
+        }
         mac.update_padded(&in_out[mac_from..to]);
+        if !sealing {
+            core.xor(&mut in_out[from..to]);
+        }
         if to == text_len {
             break;
         }
@@ -748,36 +762,11 @@ fn open_with<const N: usize>(
         let mut mac = Mac::with_backend(b.poly, head.poly_key());
         mac.update_padded(aad);
         // As in `seal`: the head's ciphertext (still in `in_out`) goes with the first chunk.
-        open_rest(&mut core, &mut mac, aad.len(), in_out, 0, head_len)
+        rest(false, &mut core, &mut mac, aad.len(), in_out, 0, head_len)
     };
     release_if(&mut want, tag, in_out, |out| {
         out[..head_len].copy_from_slice(head.text())
     })
-}
-
-/// The end of every long open, as [`seal_rest`]: `mac` has absorbed the AAD and
-/// `in_out[..mac_from]`, `in_out[..from]` is plaintext and the rest ciphertext. MACs then
-/// decrypts the rest chunk by chunk; returns the expected tag.
-fn open_rest(
-    core: &mut Core,
-    mac: &mut Mac,
-    aad_len: usize,
-    in_out: &mut [u8],
-    mut mac_from: usize,
-    mut from: usize,
-) -> [u8; 16] {
-    let text_len = in_out.len();
-    loop {
-        let to = (from + CHUNK).min(text_len);
-        mac.update_padded(&in_out[mac_from..to]);
-        core.xor(&mut in_out[from..to]);
-        if to == text_len {
-            break;
-        }
-        (mac_from, from) = (to, to);
-    }
-    mac.blocks(&lengths(aad_len, text_len));
-    mac.finish()
 }
 
 /// Words 12–15 of the RFC 8439 state: block counter 0 and the 96-bit nonce as three

@@ -147,6 +147,10 @@ impl super::Kernel for Soft32 {
         store(&h, st);
         wipe(&mut h);
     }
+
+    fn may_spill(&self) -> bool {
+        false
+    }
 }
 
 /// A canonical `h` reduced to [0, p), as three 64-bit words: for tests comparing states

@@ -153,6 +153,10 @@ impl super::Kernel for Soft64 {
             block(&mut st.h, &self.r, self.s1, limbs(b), 1);
         }
     }
+
+    fn may_spill(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -335,14 +335,6 @@ pub(crate) struct Avx2Key {
     tables: Option<Avx2Tables>,
 }
 
-impl Avx2Key {
-    /// Whether the tables were made: only then has the vector code (intrinsics, which spill
-    /// powers of `r` to the stack) run for this key.
-    pub(super) fn has_tables(&self) -> bool {
-        self.tables.is_some()
-    }
-}
-
 /// A key for the AVX2 kernel (the tables come at the first long call).
 pub(crate) fn new(t: Avx2, r: &[u64; 2]) -> Avx2Key {
     Avx2Key {
@@ -388,6 +380,12 @@ impl Kernel for Avx2Key {
         if !rest.is_empty() {
             self.soft.blocks(st, rest);
         }
+    }
+
+    /// Only once the tables were made has the vector code (intrinsics, which spill powers of
+    /// `r`) run for this key; before, every call went to the portable kernel.
+    fn may_spill(&self) -> bool {
+        self.tables.is_some()
     }
 }
 

@@ -260,16 +260,6 @@ impl IfmaKey {
     }
 }
 
-impl IfmaKey {
-    /// Whether a call may have left powers of `r` or accumulator values in spill slots below
-    /// the caller's frame: only the AVX2 key's compiled vector code does (the table and the
-    /// loop are assembly that uses no stack, and the limbs here are wiped in place), and only
-    /// once that key made its tables.
-    pub(super) fn may_spill(&self) -> bool {
-        self.avx2.has_tables()
-    }
-}
-
 impl Drop for IfmaKey {
     fn drop(&mut self) {
         crate::wipe::wipe(&mut self.r);
@@ -305,6 +295,12 @@ impl Kernel for IfmaKey {
         if !rest.is_empty() {
             self.avx2.blocks(st, rest);
         }
+    }
+
+    /// The table and the loop are assembly without a stack frame and the limbs here are
+    /// wiped in place; only the AVX2 key's compiled vector code spills.
+    fn may_spill(&self) -> bool {
+        self.avx2.may_spill()
     }
 }
 
