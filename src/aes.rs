@@ -375,6 +375,7 @@ const fn soft_name() -> &'static str {
 // the vpaes keys for serial modes); a key is expanded once and used in place, and boxing
 // would need `alloc`.
 #[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
 enum Inner {
     #[cfg(target_arch = "x86_64")]
     Avx2Bs(x86_64_avx2bs::Avx2Bs),
@@ -446,6 +447,7 @@ pub(crate) mod sealed {
 
     /// A key of any size, expanded for its kernel. Public only inside this private module,
     /// so that [`super::BlockCipher`] can name it without making it part of the API.
+    #[derive(Clone)]
     pub struct Cipher {
         inner: Inner,
         pub(super) backend: Backend,
@@ -603,6 +605,7 @@ pub trait BlockCipher: sealed::Sealed {
 macro_rules! aes_type {
     ($(#[$doc:meta])* $name:ident, $len:literal, $bits:literal) => {
         $(#[$doc])*
+        #[derive(Clone)]
         pub struct $name {
             c: sealed::Cipher,
         }

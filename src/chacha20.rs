@@ -158,6 +158,7 @@ impl Backend {
 
 /// The ChaCha20 state with its kernel: what the AEADs build on. Whole blocks only, no
 /// buffered keystream; `xor` spends a whole block on a final partial one.
+#[derive(Clone)]
 pub(crate) struct Core {
     state: [u32; 16],
     backend: Backend,
@@ -267,6 +268,7 @@ pub fn hchacha20(key: &[u8; 32], nonce: &[u8; 16]) -> [u8; 32] {
 /// `apply_keystream` returns [`Error::CounterExhausted`] and writes nothing.
 /// [`ChaCha20::new_legacy`] is Bernstein's original layout: a 64-bit counter (words 12–13)
 /// and a 64-bit nonce, with 2^64 blocks per nonce.
+#[derive(Clone)]
 pub struct ChaCha20 {
     core: Core,
     buf: [u8; 64],

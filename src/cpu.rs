@@ -18,8 +18,12 @@
 //! # Masking
 //!
 //! `SIMDCRYPT_DISABLE=aes,sha,avx512f` (read once, at the first detection) removes features, the
-//! way `OPENSSL_ia32cap` does for OpenSSL. It can never add one. Unknown names print a warning
-//! on stderr and are ignored. In-process, [`Features::without`] does the same for one value,
+//! way `OPENSSL_ia32cap` does for OpenSSL. It can never add one. It fails closed: a value that
+//! is not UTF-8, or that names a feature no architecture knows (a typo such as `avx-512f`),
+//! masks *every* feature, with a warning on stderr, so an operator who meant to turn a kernel
+//! off never gets it by mistake; the portable kernels then run. Names of other
+//! architectures' features are accepted and change nothing. [`Features::masked_by_env`]
+//! reports the mask in effect: the one read at the first detection. In-process, [`Features::without`] does the same for one value,
 //! which is how tests and benches build every backend the machine has.
 
 use core::fmt;
@@ -288,10 +292,12 @@ impl Features {
             .map(|(_, f)| f.name)
     }
 
-    /// The features `SIMDCRYPT_DISABLE` removes from this CPU's (empty without `std`).
+    /// The features `SIMDCRYPT_DISABLE` removes from this CPU's, as dispatch uses them: the
+    /// mask read at the first detection (a later change of the environment changes neither).
+    /// Empty without `std`.
     pub fn masked_by_env() -> Self {
         Features {
-            bits: Self::hardware().bits & env_mask(false),
+            bits: Self::hardware().bits & !Self::detect().bits,
         }
     }
 
@@ -394,29 +400,31 @@ fn env_mask(warn: bool) -> u64 {
     let Some(val) = std::env::var_os("SIMDCRYPT_DISABLE") else {
         return 0;
     };
+    // Fail closed: a mask that cannot be read masks everything.
+    const ALL: u64 = !INIT;
     let Some(val) = val.to_str() else {
         if warn {
-            std::eprintln!("simdcrypt: SIMDCRYPT_DISABLE is not valid UTF-8; ignored");
+            std::eprintln!(
+                "simdcrypt: SIMDCRYPT_DISABLE is not valid UTF-8; masking every CPU feature \
+                 (portable kernels only)"
+            );
         }
-        return 0;
+        return ALL;
     };
-    let mut m = 0;
-    for name in val.split(',') {
-        match parse_names(name) {
-            Ok(b) => m |= b,
-            Err(bad) => {
-                if warn {
-                    let known: std::vec::Vec<&str> = arch::TABLE.iter().map(|f| f.name).collect();
-                    std::eprintln!(
-                        "simdcrypt: SIMDCRYPT_DISABLE: unknown CPU feature '{bad}' ignored \
-                         (known here: {})",
-                        known.join(",")
-                    );
-                }
+    match parse_names(val) {
+        Ok(m) => m,
+        Err(bad) => {
+            if warn {
+                let known: std::vec::Vec<&str> = arch::TABLE.iter().map(|f| f.name).collect();
+                std::eprintln!(
+                    "simdcrypt: SIMDCRYPT_DISABLE: unknown CPU feature '{bad}'; masking every \
+                     CPU feature (portable kernels only; known here: {})",
+                    known.join(",")
+                );
             }
+            ALL
         }
     }
-    m
 }
 
 #[cfg(not(feature = "std"))]

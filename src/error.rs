@@ -34,5 +34,5 @@ impl fmt::Display for Error {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for Error {}
+/// Always, also without `std` (`core::error::Error` is stable since Rust 1.81).
+impl core::error::Error for Error {}

@@ -167,6 +167,7 @@ impl Dispatch for Backend {
     any(target_arch = "arm", target_arch = "x86_64"),
     allow(clippy::large_enum_variant)
 )]
+#[derive(Clone)]
 enum Inner {
     #[cfg(target_arch = "x86_64")]
     VpclmulAvx512(x86_64_vclmul::Vclmul512),
@@ -189,6 +190,7 @@ enum Inner {
 }
 
 /// A GHASH key: the kernel chosen once, with its powers of `H`.
+#[derive(Clone)]
 pub(crate) struct Key {
     inner: Inner,
     backend: Backend,

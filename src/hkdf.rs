@@ -48,7 +48,7 @@ impl<H: Digest> Hkdf<H> {
     fn extract_with(salt: &[u8], ikm: &[u8], f: Features) -> (H::Output, Self) {
         let mut m = Hmac::<H>::new_with(salt, f);
         m.update(ikm);
-        let prk = m.finalize();
+        let prk = m.finalize_bytes();
         (
             prk,
             Hkdf {
@@ -69,6 +69,24 @@ impl<H: Digest> Hkdf<H> {
 
     /// HKDF-Expand(PRK, info, L) into `okm` (L = `okm.len()`, at most 255 hash lengths).
     pub fn expand(&self, info: &[u8], okm: &mut [u8]) -> Result<(), Error> {
+        self.expand_multi_info(&[info], okm)
+    }
+
+    /// HKDF-Expand with `info` given in pieces, hashed as their concatenation without
+    /// copying it: TLS 1.3's `HkdfLabel` (RFC 8446 §7.1) is a length, a label and a context,
+    /// each its own slice. `Err(InvalidLength)` for more than 255 hash lengths.
+    ///
+    /// ```
+    /// use simdcrypt::{hkdf::Hkdf, sha::Sha256};
+    ///
+    /// let hkdf = Hkdf::<Sha256>::new(b"salt", b"input key material");
+    /// let (mut a, mut b) = ([0u8; 16], [0u8; 16]);
+    /// hkdf.expand(b"tls13 key", &mut a)?;
+    /// hkdf.expand_multi_info(&[b"tls13 ", b"key"], &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn expand_multi_info(&self, info: &[&[u8]], okm: &mut [u8]) -> Result<(), Error> {
         if okm.len() > 255 * H::OUTPUT_LEN {
             return Err(Error::InvalidLength);
         }
@@ -78,9 +96,11 @@ impl<H: Digest> Hkdf<H> {
             if let Some(p) = &prev {
                 m.update(p.as_ref());
             }
-            m.update(info);
+            for piece in info {
+                m.update(piece);
+            }
             m.update(&[(i + 1) as u8]);
-            let t = m.finalize();
+            let t = m.finalize_bytes();
             chunk.copy_from_slice(&t.as_ref()[..chunk.len()]);
             prev = Some(t);
         }

@@ -5,16 +5,16 @@
 //!
 //! let mut m = Hmac::<Sha256>::new(b"key");
 //! m.update(b"The quick brown fox jumps over the lazy dog");
-//! let tag = m.clone().finalize();
-//! assert_eq!(tag[..4], [0xf7, 0xbc, 0x83, 0xf4]);
-//! assert!(m.verify(&tag).is_ok());
-//! assert!(Hmac::<Sha256>::new(b"other key").verify(&tag).is_err());
+//! let tag = m.clone().finalize(); // a `Tag`: its `==` is constant-time
+//! assert_eq!(tag.as_ref()[..4], [0xf7, 0xbc, 0x83, 0xf4]);
+//! assert!(m.verify(tag.as_ref()).is_ok());
+//! assert!(Hmac::<Sha256>::new(b"other key").verify(tag.as_ref()).is_err());
 //! ```
 
-use crate::Error;
 use crate::cpu::Features;
 use crate::sha::Digest;
 use crate::wipe::{wipe, wipe_slice};
+use crate::{Error, Tag};
 
 /// The largest block of the hashes in this crate (SHA-384/512).
 const MAX_BLOCK: usize = 128;
@@ -32,8 +32,13 @@ impl<H: Digest> Hmac<H> {
         Self::new_with(key, Features::detect())
     }
 
+    /// The hash's block and output fit the key buffer (true of every hash of the sealed
+    /// [`Digest`]; a compile-time check, not a run-time panic).
+    const FITS: () = assert!(H::BLOCK_LEN <= MAX_BLOCK && H::OUTPUT_LEN <= H::BLOCK_LEN);
+
     /// HMAC with `key`, using the best kernel within `features`.
     pub fn new_with(key: &[u8], features: Features) -> Self {
+        let () = Self::FITS;
         let bl = H::BLOCK_LEN;
         let mut k = [0u8; MAX_BLOCK];
         if key.len() > bl {
@@ -66,8 +71,13 @@ impl<H: Digest> Hmac<H> {
         self.inner.update(data);
     }
 
-    /// The tag.
-    pub fn finalize(self) -> H::Output {
+    /// The tag, as a [`Tag`] whose `==` is constant-time (its bytes: [`Tag::into_bytes`]).
+    pub fn finalize(self) -> Tag<H::Output> {
+        Tag::new(self.finalize_bytes())
+    }
+
+    /// The tag as plain bytes (HKDF's blocks and PRK).
+    pub(crate) fn finalize_bytes(self) -> H::Output {
         let Hmac { inner, mut outer } = self;
         let mut d = inner.finalize();
         outer.update(d.as_ref());
@@ -78,7 +88,7 @@ impl<H: Digest> Hmac<H> {
     /// Checks `tag` (the full tag length) in constant time: `Err(AuthenticationFailed)` if
     /// it differs or has another length.
     pub fn verify(self, tag: &[u8]) -> Result<(), Error> {
-        let mut d = self.finalize();
+        let mut d = self.finalize_bytes();
         let ok = crate::ct::eq(d.as_ref(), tag);
         wipe_slice(d.as_mut());
         if ok {
@@ -89,7 +99,7 @@ impl<H: Digest> Hmac<H> {
     }
 
     /// The tag of `data` under `key`, in one call.
-    pub fn mac(key: &[u8], data: &[u8]) -> H::Output {
+    pub fn mac(key: &[u8], data: &[u8]) -> Tag<H::Output> {
         let mut m = Self::new(key);
         m.update(data);
         m.finalize()

@@ -62,10 +62,15 @@ pub mod hmac;
 mod kernels;
 pub mod poly1305;
 pub mod sha;
+mod tag;
 mod wipe;
+#[cfg(feature = "zeroize")]
+#[cfg_attr(docsrs, doc(cfg(feature = "zeroize")))]
+mod zeroize_on_drop;
 
 pub use error::Error;
 pub use kernels::{Kernel, kernels, kernels_with};
+pub use tag::Tag;
 
 /// Valgrind client requests for the constant-time test `tests/ct.rs`. Present only in builds
 /// with `--cfg simdcrypt_ctgrind`; not part of the API.

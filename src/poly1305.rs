@@ -159,6 +159,7 @@ impl Dispatch for Backend {
 // first long call; no allocation in the `no_std` core). Measured: the larger value costs 3–6
 // cycles per 16- or 64-byte message over the portable kernel's.
 #[cfg_attr(target_arch = "x86_64", allow(clippy::large_enum_variant))]
+#[derive(Clone)]
 enum Inner {
     #[cfg(target_arch = "x86_64")]
     Avx512Ifma(x86_64_avx512::IfmaKey),
@@ -218,6 +219,7 @@ fn soft_key(r: &[u64; 2]) -> SoftKey {
 /// The MAC with the portable kernel held directly (no kernel choice, no `Mac`): for MAC
 /// inputs of a few blocks (a short AEAD message), where a vector kernel's key set-up and its
 /// larger state cost more than the blocks themselves.
+#[derive(Clone)]
 pub(crate) struct Portable {
     k: SoftKey,
     st: State,
@@ -296,6 +298,7 @@ const VECTOR_MIN_BYTES: usize = 28 * 16;
 const SCRUB_VECTOR: usize = 6144;
 
 /// The MAC over whole blocks with the chosen kernel: what the AEADs use.
+#[derive(Clone)]
 pub(crate) struct Mac {
     inner: Inner,
     backend: Backend,
@@ -404,6 +407,7 @@ impl Drop for Mac {
 }
 
 /// Poly1305 with a 32-byte one-time key (r ‖ s), streaming.
+#[derive(Clone)]
 pub struct Poly1305 {
     mac: Mac,
     buf: [u8; 16],

@@ -163,8 +163,35 @@ impl<const N: usize> WordsBe for [u64; N] {
     }
 }
 
+/// Keeps [`Digest`] to this crate's hashers.
+mod sealed {
+    /// Implemented only by the hashers of [`super`].
+    pub trait Sealed {}
+}
+
 /// A hash function, for code generic over the hash (HMAC, HKDF, tests).
-pub trait Digest: Clone {
+///
+/// Sealed: only the hashers of this module implement it, so [`Hmac`](crate::hmac::Hmac) and
+/// [`Hkdf`](crate::hkdf::Hkdf) can rely on its constants (a block of at most 128 bytes, an
+/// output no longer than a block). Code generic over any hash implements its own trait or uses
+/// the RustCrypto `digest` traits (feature `digest`).
+///
+/// ```compile_fail
+/// use simdcrypt::{cpu::Features, sha::Digest};
+///
+/// #[derive(Clone)]
+/// struct Mine;
+/// impl Digest for Mine { // error: `Sealed` is not implemented for `Mine`
+///     const BLOCK_LEN: usize = 136;
+///     const OUTPUT_LEN: usize = 32;
+///     type Output = [u8; 32];
+///     fn new_with(_: Features) -> Self { Mine }
+///     fn update(&mut self, _: &[u8]) {}
+///     fn finalize(self) -> [u8; 32] { [0; 32] }
+///     fn backend(&self) -> &'static str { "mine" }
+/// }
+/// ```
+pub trait Digest: Clone + sealed::Sealed {
     /// Input block size in bytes.
     const BLOCK_LEN: usize;
     /// Digest size in bytes.
@@ -295,6 +322,8 @@ macro_rules! hasher {
                 f.debug_struct(stringify!($name)).field("backend", &self.backend()).finish_non_exhaustive()
             }
         }
+
+        impl sealed::Sealed for $name {}
 
         impl Digest for $name {
             const BLOCK_LEN: usize = $block;

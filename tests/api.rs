@@ -206,7 +206,7 @@ fn env_backend<H: Hash>(expected_features: Features) {
 fn env_mask_matches_detection() {
     let hw = Features::hardware();
     let detected = Features::detect();
-    let Ok(value) = std::env::var("SIMDCRYPT_DISABLE") else {
+    let Some(raw) = std::env::var_os("SIMDCRYPT_DISABLE") else {
         assert_eq!(
             detected, hw,
             "no SIMDCRYPT_DISABLE, yet features were removed"
@@ -214,15 +214,22 @@ fn env_mask_matches_detection() {
         assert!(Features::masked_by_env().is_empty());
         return;
     };
-    // The mask's names this architecture knows, removed one by one (unknown names are
-    // ignored with a warning, so `without` of the whole value may be an error).
+    // Fail closed: a value that is not UTF-8 masks every feature.
+    let Some(value) = raw.to_str() else {
+        assert!(detected.is_empty(), "non-UTF-8 mask left {detected:?}");
+        assert_eq!(Features::masked_by_env(), hw);
+        assert_eq!(Sha256::new().backend(), "soft");
+        return;
+    };
+    // The mask's names removed one by one; a name no architecture knows masks everything.
     let mut want = hw;
     for n in value.split(',') {
-        if let Ok(g) = want.without(n) {
-            want = g;
+        match want.without(n) {
+            Ok(g) => want = g,
+            Err(_) => want = Features::none(),
         }
     }
-    if let Ok(all) = hw.without(&value) {
+    if let Ok(all) = hw.without(value) {
         assert_eq!(all, want);
     }
     assert_eq!(detected, want, "SIMDCRYPT_DISABLE={value:?}");
@@ -242,8 +249,9 @@ fn env_mask_matches_detection() {
     fn env_backend_detected<H: Hash>() {
         let mut want = Features::hardware();
         for n in std::env::var("SIMDCRYPT_DISABLE").unwrap().split(',') {
-            if let Ok(g) = want.without(n) {
-                want = g;
+            match want.without(n) {
+                Ok(g) => want = g,
+                Err(_) => want = Features::none(),
             }
         }
         env_backend::<H>(want);
@@ -259,7 +267,7 @@ fn env_mask_in_child_processes() {
         return;
     }
     let exe = std::env::current_exe().unwrap();
-    let child = |mask: Option<&str>, args: &[&str]| {
+    let child = |mask: Option<&std::ffi::OsStr>, args: &[&str]| {
         let mut c = std::process::Command::new(&exe);
         c.args(args).env("SIMDCRYPT_API_CHILD", "1");
         if let Some(m) = mask {
@@ -282,6 +290,29 @@ fn env_mask_in_child_processes() {
         );
         return;
     }
+    // Not UTF-8 (Unix only: elsewhere an OsString cannot hold arbitrary bytes).
+    #[cfg(unix)]
+    let bad_utf8: std::ffi::OsString =
+        std::os::unix::ffi::OsStringExt::from_vec(b"sha,\xff".to_vec());
+    #[cfg(unix)]
+    {
+        let out = child(
+            Some(&bad_utf8),
+            &["--exact", "env_mask_matches_detection", "--nocapture"],
+        )
+        .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && stdout.contains("1 passed"),
+            "non-UTF-8 SIMDCRYPT_DISABLE: {}\n{stdout}\n{stderr}",
+            out.status
+        );
+        assert!(
+            stderr.contains("not valid UTF-8; masking every CPU feature"),
+            "no warning for a non-UTF-8 mask: {stderr}"
+        );
+    }
     for mask in [
         "sha",
         "sha,avx2",
@@ -295,7 +326,7 @@ fn env_mask_in_child_processes() {
         "",
     ] {
         let out = child(
-            Some(mask),
+            Some(std::ffi::OsStr::new(mask)),
             &["--exact", "env_mask_matches_detection", "--nocapture"],
         )
         .unwrap();
@@ -308,7 +339,7 @@ fn env_mask_in_child_processes() {
         );
         if mask.contains("nonsense") {
             assert!(
-                stderr.contains("unknown CPU feature 'nonsense'"),
+                stderr.contains("unknown CPU feature 'nonsense'; masking every CPU feature"),
                 "no warning for an unknown name: {stderr}"
             );
         }

@@ -27,7 +27,8 @@ use std::hint::black_box;
 
 use simdcrypt::Error;
 use simdcrypt::aead::{
-    Aes128Gcm, Aes192Gcm, Aes256Gcm, ChaCha20Poly1305, OpenSshChaCha20Poly1305, XChaCha20Poly1305,
+    Aes128Gcm, Aes192Gcm, Aes256Gcm, ChaCha20Poly1305, GcmShortTag, OpenSshChaCha20Poly1305,
+    XChaCha20Poly1305,
 };
 use simdcrypt::aes::{Aes128, Aes192, Aes256, BlockCipher, Cbc, Ctr, Ige, pkcs7_unpad};
 use simdcrypt::chacha20::{ChaCha20, hchacha20};
@@ -187,14 +188,14 @@ fn check_hmac<H: Digest>(hash: &str, backends: impl Iterator<Item = (&'static st
                 let want = {
                     let mut m = Hmac::<H>::new_with(&key, Features::none());
                     m.update(&msg);
-                    m.finalize()
+                    m.finalize().into_bytes()
                 };
                 let ctx = format!("HMAC-{hash} {name} key {key_len} msg {msg_len}");
 
                 let mut m = Hmac::<H>::new_with(&secret(key.clone()), features);
                 assert_eq!(m.backend(), name);
                 m.update(&secret(msg.clone()));
-                let got = declassify(m.clone().finalize());
+                let got = declassify(m.clone().finalize().into_bytes());
                 assert_eq!(got, want, "{ctx}: tag");
 
                 assert!(m.clone().verify(want.as_ref()).is_ok(), "{ctx}: right tag");
@@ -483,8 +484,9 @@ trait Gcm: Sized {
     fn backend(&self) -> &'static str;
     fn seal(&self, nonce: &[u8; 12], aad: &[u8], in_out: &mut [u8]) -> [u8; 16];
     fn open(&self, nonce: &[u8; 12], aad: &[u8], in_out: &mut [u8], tag: &[u8; 16]) -> bool;
-    fn seal_iv(&self, iv: &[u8], aad: &[u8], in_out: &mut [u8], tag: &mut [u8]);
-    fn open_iv(&self, iv: &[u8], aad: &[u8], in_out: &mut [u8], tag: &[u8]) -> bool;
+    /// Any IV length, a 12-byte tag (`GcmShortTag<_, 12>`).
+    fn seal_iv(&self, iv: &[u8], aad: &[u8], in_out: &mut [u8], tag: &mut [u8; 12]);
+    fn open_iv(&self, iv: &[u8], aad: &[u8], in_out: &mut [u8], tag: &[u8; 12]) -> bool;
 }
 
 macro_rules! gcm {
@@ -513,11 +515,13 @@ macro_rules! gcm {
                     }
                 }
             }
-            fn seal_iv(&self, iv: &[u8], aad: &[u8], in_out: &mut [u8], tag: &mut [u8]) {
-                self.seal_detached_with_iv(iv, aad, in_out, tag).unwrap()
+            fn seal_iv(&self, iv: &[u8], aad: &[u8], in_out: &mut [u8], tag: &mut [u8; 12]) {
+                let g = GcmShortTag::<$t, 12>::from_key(self.clone());
+                *tag = g.seal_detached_with_iv(iv, aad, in_out).unwrap();
             }
-            fn open_iv(&self, iv: &[u8], aad: &[u8], in_out: &mut [u8], tag: &[u8]) -> bool {
-                match self.open_detached_with_iv(iv, aad, in_out, tag) {
+            fn open_iv(&self, iv: &[u8], aad: &[u8], in_out: &mut [u8], tag: &[u8; 12]) -> bool {
+                let g = GcmShortTag::<$t, 12>::from_key(self.clone());
+                match g.open_detached_with_iv(iv, aad, in_out, tag) {
                     Ok(()) => true,
                     Err(e) => {
                         assert_eq!(e, Error::AuthenticationFailed);

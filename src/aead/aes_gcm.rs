@@ -573,12 +573,27 @@ fn pair_name(aes: &str, ghash: &str) -> &'static str {
 macro_rules! gcm_type {
     ($(#[$doc:meta])* $name:ident, $aes:ident, $len:literal) => {
         $(#[$doc])*
+        #[derive(Clone)]
         pub struct $name {
             aes: $aes,
             ghash: ghash::Key,
         }
 
         impl $name {
+            /// Key length in bytes.
+            pub const KEY_LEN: usize = $len;
+            /// Nonce length in bytes (other IV lengths: [`Self::seal_detached_with_iv`]).
+            pub const NONCE_LEN: usize = 12;
+            /// Tag length in bytes.
+            pub const TAG_LEN: usize = 16;
+
+            /// Like [`Self::new`] for a key given as a slice: `Err(InvalidLength)` unless it
+            /// is exactly [`Self::KEY_LEN`] bytes long.
+            pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
+                let key: &[u8; $len] = key.try_into().map_err(|_| Error::InvalidLength)?;
+                Ok(Self::new(key))
+            }
+
             /// Expands `key` for the fastest AES and GHASH kernels this CPU has (less
             /// `SIMDCRYPT_DISABLE`).
             #[inline]
@@ -606,9 +621,7 @@ macro_rules! gcm_type {
                 aad: &[u8],
                 in_out: &mut [u8],
             ) -> Result<[u8; 16], Error> {
-                let mut tag = [0u8; 16];
-                self.seal_detached_with_iv(nonce, aad, in_out, &mut tag)?;
-                Ok(tag)
+                self.seal_detached_with_iv(nonce, aad, in_out)
             }
 
             /// Checks `tag` over `aad` and the ciphertext `in_out` in constant time and, if it
@@ -621,40 +634,51 @@ macro_rules! gcm_type {
                 in_out: &mut [u8],
                 tag: &[u8; 16],
             ) -> Result<(), Error> {
-                self.open_detached_with_iv(nonce, aad, in_out, tag)
+                self.open_tag(nonce, aad, in_out, tag)
             }
 
-            /// Like [`Self::seal_in_place_detached`] for any IV length of at least one byte
-            /// and the tag lengths of SP 800-38D §5.2.1.2: `tag.len()` is 16, 15, 14, 13, 12,
-            /// or 8 or 4 (those two only under the conditions of its Appendix C). A 12-byte IV
-            /// is the nonce of the AEAD API; other lengths derive `J0` with GHASH. This is the
-            /// interface of NIST's GCMVS tests; prefer the 12-byte nonce and 16-byte tag.
+            /// Like [`Self::seal_in_place_detached`] for any IV length of at least one byte. A
+            /// 12-byte IV is the nonce of the AEAD API; other lengths derive `J0` with GHASH
+            /// (SP 800-38D §7.1). This is the interface of NIST's GCMVS tests and of protocols
+            /// with longer IVs; prefer the 12-byte nonce. The tag is always 16 bytes: shorter
+            /// tags only through [`GcmShortTag`](crate::aead::GcmShortTag), chosen up front.
             ///
-            /// `Err(InvalidLength)` for an empty IV or another tag length,
-            /// `Err(MessageTooLong)` as for [`Self::seal_in_place_detached`]; `in_out` is
-            /// unchanged on error.
+            /// `Err(InvalidLength)` for an empty IV, `Err(MessageTooLong)` as for
+            /// [`Self::seal_in_place_detached`]; `in_out` is unchanged on error.
             pub fn seal_detached_with_iv(
                 &self,
                 iv: &[u8],
                 aad: &[u8],
                 in_out: &mut [u8],
-                tag: &mut [u8],
-            ) -> Result<(), Error> {
-                check_tag_len(tag.len())?;
-                check_lengths(iv, aad, in_out)?;
-                seal(self.aes.cipher(), &self.ghash, iv, aad, in_out, tag);
-                Ok(())
+            ) -> Result<[u8; 16], Error> {
+                let mut tag = [0u8; 16];
+                self.seal_tag(iv, aad, in_out, &mut tag)?;
+                Ok(tag)
             }
 
-            /// Like [`Self::open_in_place_detached`] for any IV length and the tag lengths of
+            /// Like [`Self::open_in_place_detached`] for any IV length, with the 16-byte tag of
             /// [`Self::seal_detached_with_iv`]. On any error `in_out` is all zero.
             pub fn open_detached_with_iv(
                 &self,
                 iv: &[u8],
                 aad: &[u8],
                 in_out: &mut [u8],
-                tag: &[u8],
+                tag: &[u8; 16],
             ) -> Result<(), Error> {
+                self.open_tag(iv, aad, in_out, tag)
+            }
+
+            /// Seals with a tag of `tag.len()` bytes, which the caller's type fixed (16 here,
+            /// `TAG_LEN` in [`GcmShortTag`](crate::aead::GcmShortTag)).
+            fn seal_tag(&self, iv: &[u8], aad: &[u8], in_out: &mut [u8], tag: &mut [u8]) -> Result<(), Error> {
+                check_tag_len(tag.len())?;
+                check_lengths(iv, aad, in_out)?;
+                seal(self.aes.cipher(), &self.ghash, iv, aad, in_out, tag);
+                Ok(())
+            }
+
+            /// Opens with a tag whose length the caller's type fixed; zeroes `in_out` on error.
+            fn open_tag(&self, iv: &[u8], aad: &[u8], in_out: &mut [u8], tag: &[u8]) -> Result<(), Error> {
                 let checked = check_tag_len(tag.len()).and_then(|()| check_lengths(iv, aad, in_out));
                 if let Err(e) = checked {
                     wipe_slice(in_out);
@@ -683,8 +707,9 @@ macro_rules! gcm_type {
                     return Err(Error::InvalidLength);
                 };
                 let (ct, tag) = ct_and_tag.split_at(ct_len);
+                let tag: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidLength)?;
                 let mut out = Vec::from(ct);
-                self.open_detached_with_iv(nonce, aad, &mut out, tag)?;
+                self.open_in_place_detached(nonce, aad, &mut out, tag)?;
                 Ok(out)
             }
 
@@ -762,6 +787,175 @@ gcm_type!(
     /// AES-256-GCM (SP 800-38D): a 32-byte key; otherwise as [`Aes128Gcm`].
     Aes256Gcm, Aes256, 32
 );
+
+/// The three AES-GCM key types, for [`GcmShortTag`]. Sealed: only this crate implements it.
+pub trait AesGcmKey: sealed::Sealed + Clone {
+    /// The key, as an array of the key length.
+    type Key;
+    /// Expands `key` for the kernels that `features` selects.
+    fn new_with(features: Features, key: &Self::Key) -> Self;
+}
+
+mod sealed {
+    use crate::Error;
+
+    /// Keeps [`super::AesGcmKey`] to this crate's types; the tag length is the caller's.
+    pub trait Sealed {
+        fn seal_tag(
+            &self,
+            iv: &[u8],
+            aad: &[u8],
+            in_out: &mut [u8],
+            tag: &mut [u8],
+        ) -> Result<(), Error>;
+        fn open_tag(
+            &self,
+            iv: &[u8],
+            aad: &[u8],
+            in_out: &mut [u8],
+            tag: &[u8],
+        ) -> Result<(), Error>;
+        fn kernels(&self) -> &'static str;
+    }
+}
+
+macro_rules! gcm_key {
+    ($name:ident, $len:literal) => {
+        impl sealed::Sealed for $name {
+            fn seal_tag(
+                &self,
+                iv: &[u8],
+                aad: &[u8],
+                in_out: &mut [u8],
+                tag: &mut [u8],
+            ) -> Result<(), Error> {
+                $name::seal_tag(self, iv, aad, in_out, tag)
+            }
+            fn open_tag(
+                &self,
+                iv: &[u8],
+                aad: &[u8],
+                in_out: &mut [u8],
+                tag: &[u8],
+            ) -> Result<(), Error> {
+                $name::open_tag(self, iv, aad, in_out, tag)
+            }
+            fn kernels(&self) -> &'static str {
+                self.backend()
+            }
+        }
+        impl AesGcmKey for $name {
+            type Key = [u8; $len];
+            fn new_with(features: Features, key: &[u8; $len]) -> Self {
+                $name::new_with(features, key)
+            }
+        }
+    };
+}
+gcm_key!(Aes128Gcm, 16);
+gcm_key!(Aes192Gcm, 24);
+gcm_key!(Aes256Gcm, 32);
+
+/// AES-GCM with tags of `TAG_LEN` bytes: 16, 15, 14, 13, 12, or 8 or 4 (SP 800-38D §5.2.1.2;
+/// 8 and 4 only under the conditions of its Appendix C). The tag length is part of the type,
+/// chosen when the key is made, never taken from the length of a slice: a caller cannot be
+/// talked into accepting a 4-byte tag by an attacker who shortens one. Other lengths do not
+/// compile. Prefer the 16-byte tags of [`Aes128Gcm`] and its siblings; this type exists for
+/// protocols and test suites (NIST GCMVS, Wycheproof) that fix a shorter tag.
+///
+/// ```
+/// use simdcrypt::aead::{Aes128Gcm, GcmShortTag};
+///
+/// let key = [7u8; 16];
+/// let gcm = GcmShortTag::<Aes128Gcm, 12>::new(&key);
+/// let mut buf = *b"hello";
+/// let tag: [u8; 12] = gcm.seal_detached_with_iv(&[1; 12], b"aad", &mut buf)?;
+/// // The 12-byte tag is the first 12 bytes of the full tag.
+/// let mut full_buf = *b"hello";
+/// let full = Aes128Gcm::new(&key).seal_detached_with_iv(&[1; 12], b"aad", &mut full_buf)?;
+/// assert_eq!(tag[..], full[..12]);
+/// gcm.open_detached_with_iv(&[1; 12], b"aad", &mut buf, &tag)?;
+/// assert_eq!(&buf, b"hello");
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+///
+/// A tag length outside the standard's list is a compile error:
+///
+/// ```compile_fail
+/// use simdcrypt::aead::{Aes128Gcm, GcmShortTag};
+/// let gcm = GcmShortTag::<Aes128Gcm, 6>::new(&[0u8; 16]);
+/// ```
+#[derive(Clone)]
+pub struct GcmShortTag<G: AesGcmKey, const TAG_LEN: usize> {
+    gcm: G,
+}
+
+impl<G: AesGcmKey, const TAG_LEN: usize> GcmShortTag<G, TAG_LEN> {
+    /// The tag length in bytes.
+    pub const TAG_LEN: usize = TAG_LEN;
+    const VALID: () = assert!(
+        matches!(TAG_LEN, 4 | 8 | 12..=16),
+        "GcmShortTag: TAG_LEN must be 16, 15, 14, 13, 12, 8 or 4 (SP 800-38D 5.2.1.2)"
+    );
+
+    /// Expands `key` for the fastest kernels this CPU has (less `SIMDCRYPT_DISABLE`).
+    pub fn new(key: &G::Key) -> Self {
+        Self::new_with(Features::detect(), key)
+    }
+
+    /// Expands `key` for the kernels that `features` selects.
+    pub fn new_with(features: Features, key: &G::Key) -> Self {
+        Self::from_key(G::new_with(features, key))
+    }
+
+    /// Uses an expanded key (a clone of it, if the caller keeps one, is a separate key).
+    pub fn from_key(gcm: G) -> Self {
+        let () = Self::VALID;
+        GcmShortTag { gcm }
+    }
+
+    /// Encrypts `in_out` in place under `iv` (at least one byte; 12 is the usual nonce),
+    /// authenticating it and `aad`, and returns the tag: the first `TAG_LEN` bytes of the
+    /// full GCM tag. `Err(InvalidLength)` for an empty IV, `Err(MessageTooLong)` for a text
+    /// over 2^36 − 32 bytes; `in_out` is unchanged on error.
+    pub fn seal_detached_with_iv(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        in_out: &mut [u8],
+    ) -> Result<[u8; TAG_LEN], Error> {
+        let mut tag = [0u8; TAG_LEN];
+        self.gcm.seal_tag(iv, aad, in_out, &mut tag)?;
+        Ok(tag)
+    }
+
+    /// Checks the `TAG_LEN`-byte `tag` in constant time and, if it matches, leaves the
+    /// plaintext in `in_out`. On any error `in_out` is all zero.
+    pub fn open_detached_with_iv(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        in_out: &mut [u8],
+        tag: &[u8; TAG_LEN],
+    ) -> Result<(), Error> {
+        self.gcm.open_tag(iv, aad, in_out, tag)
+    }
+
+    /// The AES and GHASH kernels, as for the key type.
+    pub fn backend(&self) -> &'static str {
+        self.gcm.kernels()
+    }
+}
+
+impl<G: AesGcmKey, const TAG_LEN: usize> core::fmt::Debug for GcmShortTag<G, TAG_LEN> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // Never the key.
+        f.debug_struct("GcmShortTag")
+            .field("tag_len", &TAG_LEN)
+            .field("backend", &self.backend())
+            .finish()
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -936,13 +1130,12 @@ mod tests {
                 assert_eq!(gcm.backend(), name);
                 let mut buf = p.clone();
                 let mut tag = [0u8; 16];
-                gcm.seal_detached_with_iv(&iv, &a, &mut buf, &mut tag)
-                    .unwrap();
+                gcm.seal_tag(&iv, &a, &mut buf, &mut tag).unwrap();
                 assert_eq!(buf, c, "{name}: test case {}", i + 1);
                 assert_eq!(tag[..], t[..], "{name}: test case {}", i + 1);
                 let r = reference(&key, &iv, &a, &p);
                 assert_eq!((r.0, &r.1[..]), (c.clone(), &t[..]), "reference {}", i + 1);
-                gcm.open_detached_with_iv(&iv, &a, &mut buf, &tag).unwrap();
+                gcm.open_tag(&iv, &a, &mut buf, &tag).unwrap();
                 assert_eq!(buf, p);
             }
         }
@@ -999,12 +1192,11 @@ mod tests {
                 for tag_len in [16, 15, 14, 13, 12, 8, 4] {
                     let mut buf = pt.clone();
                     let mut tag = [0u8; 16];
-                    g.seal_detached_with_iv(&iv, &aad, &mut buf, &mut tag[..tag_len])
+                    g.seal_tag(&iv, &aad, &mut buf, &mut tag[..tag_len])
                         .unwrap();
                     assert_eq!(buf, ct, "{name} len {len} iv {iv_len}");
                     assert_eq!(tag[..tag_len], t[..tag_len], "{name} len {len} iv {iv_len}");
-                    g.open_detached_with_iv(&iv, &aad, &mut buf, &tag[..tag_len])
-                        .unwrap();
+                    g.open_tag(&iv, &aad, &mut buf, &tag[..tag_len]).unwrap();
                     assert_eq!(buf, pt);
                 }
                 // A flipped bit in the ciphertext, the tag or the AAD fails and zeroes.
@@ -1018,7 +1210,7 @@ mod tests {
                 } else {
                     a2[at - ct.len() - 16] ^= 1 << (at % 8);
                 }
-                let r = g.open_detached_with_iv(&iv, &a2, &mut c2, &t2);
+                let r = g.open_tag(&iv, &a2, &mut c2, &t2);
                 assert_eq!(r, Err(Error::AuthenticationFailed));
                 assert!(c2.iter().all(|&b| b == 0));
             }
@@ -1119,18 +1311,18 @@ mod tests {
         let mut buf = [5u8; 20];
         let mut tag = [0u8; 16];
         assert_eq!(
-            g.seal_detached_with_iv(&[], &[], &mut buf, &mut tag),
+            g.seal_tag(&[], &[], &mut buf, &mut tag),
             Err(Error::InvalidLength)
         );
         for bad in [0, 1, 3, 5, 7, 9, 10, 11] {
             assert_eq!(
-                g.seal_detached_with_iv(&[0; 12], &[], &mut buf, &mut tag[..bad]),
+                g.seal_tag(&[0; 12], &[], &mut buf, &mut tag[..bad]),
                 Err(Error::InvalidLength)
             );
         }
         assert_eq!(buf, [5u8; 20]);
         assert_eq!(
-            g.open_detached_with_iv(&[0; 12], &[], &mut buf, &tag[..11]),
+            g.open_tag(&[0; 12], &[], &mut buf, &tag[..11]),
             Err(Error::InvalidLength)
         );
         assert_eq!(buf, [0u8; 20]);

@@ -811,6 +811,7 @@ fn ietf_tail(nonce: &[u8; 12]) -> [u32; 4] {
 /// assert!(buf.iter().all(|&b| b == 0));
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
+#[derive(Clone)]
 pub struct ChaCha20Poly1305 {
     key: [u8; 32],
     backend: Backend,

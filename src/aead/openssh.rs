@@ -87,6 +87,7 @@ fn tail(seq: u64) -> [u32; 4] {
 /// assert_eq!(packet, plain);
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
+#[derive(Clone)]
 pub struct OpenSshChaCha20Poly1305 {
     /// `K_2`: payload and Poly1305 key.
     main: [u8; 32],
@@ -96,6 +97,18 @@ pub struct OpenSshChaCha20Poly1305 {
 }
 
 impl OpenSshChaCha20Poly1305 {
+    /// Key length in bytes (`K_2 ‖ K_1`).
+    pub const KEY_LEN: usize = 64;
+    /// Tag length in bytes.
+    pub const TAG_LEN: usize = 16;
+
+    /// Like [`Self::new`] for a key given as a slice: `Err(InvalidLength)` unless it is
+    /// exactly [`Self::KEY_LEN`] bytes long.
+    pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
+        let key: &[u8; 64] = key.try_into().map_err(|_| Error::InvalidLength)?;
+        Ok(Self::new(key))
+    }
+
     /// A key (`K_2 ‖ K_1`, as OpenSSH derives 64 bytes of key material for this cipher) for
     /// the fastest ChaCha20 and Poly1305 kernels this CPU has (less `SIMDCRYPT_DISABLE`).
     #[inline]

@@ -52,6 +52,7 @@ fn derive(key: &[u8; 32], nonce: &[u8; 24]) -> ([u8; 32], [u32; 4]) {
 /// assert_eq!(&buf, plaintext);
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
+#[derive(Clone)]
 pub struct XChaCha20Poly1305 {
     key: [u8; 32],
     backend: Backend,

@@ -46,6 +46,7 @@ use crate::wipe::wipe;
 const RCON: [u32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
 
 /// An expanded AES key for the ARMv8 crypto extension.
+#[derive(Clone)]
 pub(crate) struct AesCeKey {
     t: AesCe,
     /// Encryption round keys k_0..k_Nr, each as the 16 bytes of a state (FIPS 197 §5.2).

@@ -32,6 +32,7 @@ use crate::cpu::arch::Neon;
 
 /// An AES key expanded for the NEON kernel: encryption and decryption round keys in the
 /// working bases and byte orders of `vperm.rs`.
+#[derive(Clone)]
 pub(crate) struct VpaesNeon {
     t: Neon,
     ek: [[u8; 16]; 15],

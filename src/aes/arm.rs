@@ -18,6 +18,7 @@ use crate::wipe::wipe;
 /// zero), then Nr at byte 240. The assembly loads 11 keys with `vldm`, which needs 4-byte
 /// alignment; 16 keeps each key in one cache line.
 #[repr(C, align(16))]
+#[derive(Clone)]
 struct Sched {
     rk: [[u8; 16]; 15],
     rounds: u32,
@@ -65,6 +66,7 @@ fn inv_mix(_t: ArmAes, rk: &mut [[u8; 16]]) {
 }
 
 /// An expanded AES key for the AArch32 crypto extension.
+#[derive(Clone)]
 pub(crate) struct ArmAesKey {
     t: ArmAes,
     ek: Sched,

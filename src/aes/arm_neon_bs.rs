@@ -48,6 +48,7 @@ const SMALL: usize = 48;
 /// spills with `:128`-aligned stores on its own frame; 16-byte alignment keeps each word in
 /// one cache line.
 #[repr(C, align(16))]
+#[derive(Clone)]
 struct Sched {
     rk: [[[u8; 16]; 8]; fixslice::MAX_ROUND_KEYS],
     nr: u32,
@@ -71,6 +72,7 @@ unsafe extern "C" {
 
 /// An AES key expanded for the NEON bitsliced kernel, and for [`Soft32`] (serial modes and
 /// short calls).
+#[derive(Clone)]
 pub(crate) struct NeonBs {
     t: ArmNeon,
     k: Sched,

@@ -25,6 +25,7 @@ use crate::Error;
 /// assert_eq!(pkcs7_unpad(ct)?, b"hello world");
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
+#[derive(Clone)]
 pub struct Cbc<C: BlockCipher> {
     cipher: C,
     iv: [u8; 16],

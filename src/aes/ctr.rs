@@ -27,6 +27,7 @@ use crate::Error;
 /// assert_eq!(data[..4], [0x87, 0x4d, 0x61, 0x91]);
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
+#[derive(Clone)]
 pub struct Ctr<C: BlockCipher> {
     cipher: C,
     /// The counter block of the next whole block of keystream.

@@ -661,6 +661,7 @@ pub(crate) const MAX_BATCH: usize = 64;
 
 /// An AES key expanded for a portable fixsliced kernel: `Nr + 1` bitsliced round keys, each
 /// the fixsliced round key repeated in every block of a batch.
+#[derive(Clone)]
 pub(crate) struct Fixsliced<L: Layout> {
     rk: [State<L::W>; MAX_ROUND_KEYS],
     n: usize,

@@ -13,6 +13,7 @@ use super::BlockCipher;
 use crate::Error;
 
 /// AES-IGE, streaming over block-aligned pieces. Use one value per direction and message.
+#[derive(Clone)]
 pub struct Ige<C: BlockCipher> {
     cipher: C,
     /// `c_{i-1} ‖ p_{i-1}`.

@@ -16,6 +16,7 @@ const BATCH: usize = 32;
 pub(crate) type Soft32 = Fixsliced<Lanes32>;
 
 /// The layout of two blocks in eight `u32`.
+#[derive(Clone)]
 pub(crate) struct Lanes32;
 
 impl Layout for Lanes32 {

@@ -17,6 +17,7 @@ const BATCH: usize = 64;
 pub(crate) type Soft64 = Fixsliced<Lanes64>;
 
 /// The layout of four blocks in eight `u64`.
+#[derive(Clone)]
 pub(crate) struct Lanes64;
 
 impl Layout for Lanes64 {

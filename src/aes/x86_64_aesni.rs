@@ -61,9 +61,11 @@ pub(crate) type RoundKeys = [[u8; 16]; 15];
 /// `__m128i` (and as memory operands of `aesenc`, which the legacy SSE encoding requires
 /// aligned) instead of copying them first.
 #[repr(C, align(16))]
+#[derive(Clone)]
 struct Schedule(RoundKeys);
 
 /// A key expanded for AES-NI: encryption and decryption schedules.
+#[derive(Clone)]
 pub(crate) struct Key {
     t: AesNi,
     enc: Schedule,

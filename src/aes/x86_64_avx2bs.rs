@@ -298,6 +298,7 @@ unsafe fn ctr_avx2(t: Avx2, rk: &[State<u64>], ctr: &mut [u8; 16], data: &mut [u
 
 /// An AES key expanded for the AVX2 bitsliced kernel: the 64-bit kernel's key (whose round
 /// keys are broadcast to the vector lanes) and the SSSE3 kernel's (serial modes, short calls).
+#[derive(Clone)]
 pub(crate) struct Avx2Bs {
     t: Avx2,
     soft: Soft64,

@@ -49,6 +49,7 @@ unsafe extern "C" {
 
 /// An AES key expanded for the AVX-512 bitsliced kernel: the AVX2 kernel's key, whose round
 /// keys it reads, and which runs everything but whole batches.
+#[derive(Clone)]
 pub(crate) struct Avx512Bs {
     t: Avx512Bw,
     avx2: Avx2Bs,

@@ -55,6 +55,7 @@ unsafe extern "C" {
 const CTR_BLOCKS: usize = 64;
 
 /// An AES key expanded for the GFNI kernel.
+#[derive(Clone)]
 pub(crate) struct Gfni {
     t: GfniAvx512,
     ek: [[u8; 16]; MAX_ROUND_KEYS],

@@ -86,6 +86,7 @@ const ROT3: __m128i = v(vperm::ROT[2]);
 
 /// An AES key expanded for the SSSE3 kernel: encryption and decryption round keys in the
 /// working bases and byte orders described in the module docs.
+#[derive(Clone)]
 pub(crate) struct VpaesSsse3 {
     t: Ssse3,
     ek: [[u8; 16]; 15],

@@ -103,6 +103,7 @@ unsafe fn chain(f: ChainFn, rk: &RoundKeys, nr: usize, v: &[u8; 16], data: &mut 
 }
 
 /// A key for the 512-bit VAES kernels (and AES-NI for the rest; see the module docs).
+#[derive(Clone)]
 pub(crate) struct Vaes512 {
     _t: VaesAvx512,
     ni: NiKey,
@@ -227,6 +228,7 @@ impl Kernel for Vaes512 {
 }
 
 /// A key for the 256-bit VAES kernels (and AES-NI for the rest; see the module docs).
+#[derive(Clone)]
 pub(crate) struct Vaes256 {
     _t: VaesAvx2,
     ni: NiKey,

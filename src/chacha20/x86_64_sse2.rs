@@ -139,6 +139,7 @@ macro_rules! rot8_sse2 {
 /// `(i - 2) mod 4`) and `x <<< 8` (from byte `(i - 1) mod 4`), 16-byte aligned so that
 /// `pshufb` can take them as a memory operand.
 #[repr(align(16))]
+#[derive(Clone)]
 struct Masks([[u8; 16]; 2]);
 static ROT_MASKS: Masks = Masks([
     [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13],

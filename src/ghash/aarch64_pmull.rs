@@ -43,6 +43,7 @@ use crate::wipe::wipe;
 const STRIDE: usize = 8;
 
 /// H expanded for this kernel.
+#[derive(Clone)]
 pub(crate) struct PmullKey {
     t: Pmull,
     /// `h[k]` = H^(8−k) as [x^0..x^63, x^64..x^127] (`h[7]` = H, `h[0]` = H^8): block k of an

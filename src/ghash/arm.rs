@@ -36,6 +36,7 @@ fn hz(h: &[u8; 16]) -> [u8; 16] {
 }
 
 /// H for the VMULL.P64 kernel: `htable[i]` = H^(i+1)·x^−1 for the 4-block aggregated step.
+#[derive(Clone)]
 pub(crate) struct ArmPmullKey {
     t: ArmPmull,
     htable: [[u8; 16]; 4],
@@ -82,6 +83,7 @@ impl Kernel for ArmPmullKey {
 }
 
 /// H for the NEON (VMULL.P8) kernel.
+#[derive(Clone)]
 pub(crate) struct ArmNeonKey {
     t: ArmNeon,
     hz: [u8; 16],

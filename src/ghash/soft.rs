@@ -139,6 +139,7 @@ impl Op64 {
 
 /// GHASH on 64-bit words: `H`'s Karatsuba operands (`h_lo`, `h_hi`, `h_lo ⊕ h_hi`) in classes.
 #[cfg(any(test, target_pointer_width = "64"))]
+#[derive(Clone)]
 pub(crate) struct Soft64 {
     ops: [Op64; 3],
 }
@@ -214,6 +215,7 @@ fn classes32(h: u32) -> [u32; 4] {
 /// GHASH on 32-bit words: the nine 32-bit Karatsuba operands of `H` in classes. Operand
 /// `3·i + j` is word `j` (low, high, low ⊕ high) of the 64-bit operand `i` (`h_lo`, `h_hi`,
 /// `h_lo ⊕ h_hi`).
+#[derive(Clone)]
 pub(crate) struct Soft32 {
     ops: [[u32; 4]; 9],
 }

@@ -108,6 +108,7 @@ type StepTable = [[u64; 4]; 9];
 
 /// The precomputed powers (see the module docs), on a cache line.
 #[repr(C, align(64))]
+#[derive(Clone)]
 struct Table {
     s: [StepTable; STEPS],
     /// `H^1` for [`single`]: `one[k]` holds positions `3k, 3k + 1, 3k + 2` in lanes 0, 1, 2
@@ -116,6 +117,7 @@ struct Table {
 }
 
 /// GHASH key for the AVX2 kernel: the token and the table of powers of `H`.
+#[derive(Clone)]
 pub(crate) struct Avx2Key {
     t: Avx2,
     tab: Table,

@@ -64,6 +64,7 @@ const GROUP: usize = 8;
 
 /// The twisted powers of `H` (see the module docs), on a cache line.
 #[repr(C, align(64))]
+#[derive(Clone)]
 pub(crate) struct Powers {
     /// `h[i] = R(H^(16-i)·x^-1 mod g)` as (low qword, high qword).
     pub(crate) h: [[u64; 2]; NPOW],
@@ -79,6 +80,7 @@ const _: () = {
 };
 
 /// GHASH key for the PCLMULQDQ kernel: the token and the powers of `H`.
+#[derive(Clone)]
 pub(crate) struct ClmulKey {
     t: Clmul,
     p: Powers,

@@ -63,6 +63,7 @@ unsafe fn update(f: GhashFn, c: &ClmulKey, y: &mut [u8; 16], data: &[u8]) {
 }
 
 /// A GHASH key for the 512-bit kernel (and the clmul kernel for the rest).
+#[derive(Clone)]
 pub(crate) struct Vclmul512 {
     _t: VpclmulAvx512,
     c: ClmulKey,
@@ -93,6 +94,7 @@ impl Kernel for Vclmul512 {
 }
 
 /// A GHASH key for the 256-bit kernel (and the clmul kernel for the rest).
+#[derive(Clone)]
 pub(crate) struct Vclmul256 {
     _t: VpclmulAvx2,
     c: ClmulKey,

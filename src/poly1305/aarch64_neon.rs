@@ -89,6 +89,7 @@ const LAST1: [u8; 16] = gather(EXP_LAST1);
 
 /// r expanded for this kernel: the limbs of its powers, and the portable kernel for short
 /// inputs.
+#[derive(Clone)]
 pub(crate) struct NeonKey {
     t: Neon,
     pw: Powers,

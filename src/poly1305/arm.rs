@@ -34,6 +34,7 @@ const NEON_MIN_BLOCKS: usize = 4;
 /// `r` for the portable code and the assembly's table: words 0–17 are the pairs (lane 0,
 /// lane 1) of R0..R4, S1..S4 (`S_j = 5·R_j`) of `r^2` in both lanes; words 18–35 the same
 /// with `r^2` in lane 0 and `r` in lane 1. Every limb is below 2^26 + 5.
+#[derive(Clone)]
 pub(crate) struct ArmNeonKey {
     t: ArmNeon,
     soft: Soft32,

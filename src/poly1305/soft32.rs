@@ -23,6 +23,7 @@ use crate::wipe::wipe;
 const M26: u32 = (1 << 26) - 1;
 
 /// `r` in radix 2^26 and `s_j = 5·r_j` (j = 1..4, stored at index j − 1).
+#[derive(Clone)]
 pub(crate) struct Soft32 {
     pub(super) r: [u32; 5],
     pub(super) s: [u32; 4],

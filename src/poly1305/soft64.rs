@@ -10,6 +10,7 @@ use super::State;
 use crate::wipe::wipe;
 
 /// `r` and `s1 = 5·r[1]/4`.
+#[derive(Clone)]
 pub(crate) struct Soft64 {
     r: [u64; 2],
     s1: u64,

@@ -254,6 +254,7 @@ impl Packed {
 /// The multipliers of the vector loop (element orders as in the module docs). A step of `n`
 /// groups (at most `k`: 4 with the wide tables, else 2) uses the last `n` entries of an array:
 /// its group `t` takes entry `4 − n + t`.
+#[derive(Clone)]
 pub(super) struct Avx2Tables {
     /// `steady[t]`: the nine rows of `r^(16−4t)` (`r^16, r^12, r^8, r^4`), broadcast to every
     /// element by `vpbroadcastd` (a load): the multipliers of a step that more steps follow.
@@ -328,6 +329,7 @@ impl Drop for Avx2Tables {
 /// Lazily, because a key lives for one message: expanding the table costs about 80 cycles
 /// (measured), and the first vector call about 130 more, more than what a 64-byte message
 /// costs the portable kernel, and short messages never reach the vector loop.
+#[derive(Clone)]
 pub(crate) struct Avx2Key {
     t: Avx2,
     soft: Soft64,

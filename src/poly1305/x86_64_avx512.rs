@@ -260,6 +260,20 @@ impl IfmaKey {
     }
 }
 
+/// A clone starts without the table: it makes its own at its first long call, so the two keys
+/// share nothing and each wipes only what it made.
+impl Clone for IfmaKey {
+    fn clone(&self) -> Self {
+        IfmaKey {
+            _t: self._t,
+            avx2: self.avx2.clone(),
+            r: self.r,
+            ready: false,
+            tab: MaybeUninit::uninit(),
+        }
+    }
+}
+
 impl Drop for IfmaKey {
     fn drop(&mut self) {
         crate::wipe::wipe(&mut self.r);

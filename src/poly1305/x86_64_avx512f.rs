@@ -158,6 +158,20 @@ fn powers_by_limb(r: &[u64; 2]) -> [[u64; 8]; 5] {
     p
 }
 
+/// A clone starts without the table: it makes its own at its first long call, so the two keys
+/// share nothing and each wipes only what it made.
+impl Clone for Avx512Key {
+    fn clone(&self) -> Self {
+        Avx512Key {
+            _t: self._t,
+            avx2: self.avx2.clone(),
+            r: self.r,
+            made: false,
+            tab: MaybeUninit::uninit(),
+        }
+    }
+}
+
 impl Drop for Avx512Key {
     fn drop(&mut self) {
         crate::wipe::wipe(&mut self.r);

@@ -7,11 +7,11 @@
 //! checks each half against [`super::expected_backends`].
 
 use simdcrypt::Error;
-use simdcrypt::aead::{Aes128Gcm, Aes192Gcm, Aes256Gcm};
+use simdcrypt::aead::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcmKey, GcmShortTag};
 use simdcrypt::cpu::Features;
 
 /// An AES-GCM key type with the inherent functions the tests need.
-pub trait Gcm: Sized + 'static {
+pub trait Gcm: AesGcmKey + 'static {
     /// The primitive's name for coverage reports (`"aes128-gcm"`, ...).
     const NAME: &'static str;
     /// Key length in bytes.
@@ -45,7 +45,9 @@ pub trait Gcm: Sized + 'static {
     fn seal(&self, nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, Error>;
     /// `open` (of ciphertext ‖ tag).
     fn open(&self, nonce: &[u8; 12], aad: &[u8], ct_and_tag: &[u8]) -> Result<Vec<u8>, Error>;
-    /// `seal_detached_with_iv` (any IV length, tag of `tag.len()` bytes).
+    /// `seal_detached_with_iv` (any IV length) for 16-byte tags, `GcmShortTag<G, N>` for a
+    /// tag of `N = tag.len()` bytes (the type the caller would choose up front); `Err` for a
+    /// length neither takes.
     fn seal_detached_with_iv(
         &self,
         iv: &[u8],
@@ -53,7 +55,7 @@ pub trait Gcm: Sized + 'static {
         in_out: &mut [u8],
         tag: &mut [u8],
     ) -> Result<(), Error>;
-    /// `open_detached_with_iv`.
+    /// `open_detached_with_iv`, or `GcmShortTag<G, N>`'s, as for `seal_detached_with_iv`.
     fn open_detached_with_iv(
         &self,
         iv: &[u8],
@@ -61,6 +63,68 @@ pub trait Gcm: Sized + 'static {
         in_out: &mut [u8],
         tag: &[u8],
     ) -> Result<(), Error>;
+}
+
+/// `GcmShortTag<G, N>` for `N = tag.len()`, as a caller that fixed `N` up front would use it.
+fn seal_short<G: AesGcmKey>(
+    g: &G,
+    iv: &[u8],
+    aad: &[u8],
+    in_out: &mut [u8],
+    tag: &mut [u8],
+) -> Result<(), Error> {
+    fn one<G: AesGcmKey, const N: usize>(
+        g: &G,
+        iv: &[u8],
+        aad: &[u8],
+        in_out: &mut [u8],
+        tag: &mut [u8],
+    ) -> Result<(), Error> {
+        let t = GcmShortTag::<G, N>::from_key(g.clone()).seal_detached_with_iv(iv, aad, in_out)?;
+        tag.copy_from_slice(&t);
+        Ok(())
+    }
+    match tag.len() {
+        15 => one::<G, 15>(g, iv, aad, in_out, tag),
+        14 => one::<G, 14>(g, iv, aad, in_out, tag),
+        13 => one::<G, 13>(g, iv, aad, in_out, tag),
+        12 => one::<G, 12>(g, iv, aad, in_out, tag),
+        8 => one::<G, 8>(g, iv, aad, in_out, tag),
+        4 => one::<G, 4>(g, iv, aad, in_out, tag),
+        _ => Err(Error::InvalidLength),
+    }
+}
+
+/// The opening half of [`seal_short`].
+fn open_short<G: AesGcmKey>(
+    g: &G,
+    iv: &[u8],
+    aad: &[u8],
+    in_out: &mut [u8],
+    tag: &[u8],
+) -> Result<(), Error> {
+    fn one<G: AesGcmKey, const N: usize>(
+        g: &G,
+        iv: &[u8],
+        aad: &[u8],
+        in_out: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        let t: &[u8; N] = tag.try_into().map_err(|_| Error::InvalidLength)?;
+        GcmShortTag::<G, N>::from_key(g.clone()).open_detached_with_iv(iv, aad, in_out, t)
+    }
+    match tag.len() {
+        15 => one::<G, 15>(g, iv, aad, in_out, tag),
+        14 => one::<G, 14>(g, iv, aad, in_out, tag),
+        13 => one::<G, 13>(g, iv, aad, in_out, tag),
+        12 => one::<G, 12>(g, iv, aad, in_out, tag),
+        8 => one::<G, 8>(g, iv, aad, in_out, tag),
+        4 => one::<G, 4>(g, iv, aad, in_out, tag),
+        _ => {
+            in_out.fill(0);
+            Err(Error::InvalidLength)
+        }
+    }
 }
 
 macro_rules! gcm {
@@ -124,7 +188,11 @@ macro_rules! gcm {
                 in_out: &mut [u8],
                 tag: &mut [u8],
             ) -> Result<(), Error> {
-                $t::seal_detached_with_iv(self, iv, aad, in_out, tag)
+                if let Ok(t) = <&mut [u8; 16]>::try_from(&mut *tag) {
+                    *t = $t::seal_detached_with_iv(self, iv, aad, in_out)?;
+                    return Ok(());
+                }
+                seal_short(self, iv, aad, in_out, tag)
             }
             fn open_detached_with_iv(
                 &self,
@@ -133,7 +201,10 @@ macro_rules! gcm {
                 in_out: &mut [u8],
                 tag: &[u8],
             ) -> Result<(), Error> {
-                $t::open_detached_with_iv(self, iv, aad, in_out, tag)
+                if let Ok(t) = <&[u8; 16]>::try_from(tag) {
+                    return $t::open_detached_with_iv(self, iv, aad, in_out, t);
+                }
+                open_short(self, iv, aad, in_out, tag)
             }
         }
     )*};
