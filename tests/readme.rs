@@ -36,6 +36,21 @@ fn aes_256_gcm_in_place() -> Result<(), Error> {
     Ok(())
 }
 
+#[test]
+fn aead_chosen_at_run_time() -> Result<(), Error> {
+    use simdcrypt::aead::{Algorithm, Key};
+
+    let alg = Algorithm::from_name("chacha20-poly1305").ok_or(simdcrypt::Error::InvalidLength)?;
+    let key = Key::new(alg, &vec![0x42; alg.key_len()])?;
+    let nonce = vec![0u8; alg.nonce_len()];
+    let mut in_out = b"hello".to_vec();
+    key.seal_in_place_append_tag(&nonce, b"", &mut in_out)?;
+    assert_eq!(in_out.len(), 5 + alg.tag_len());
+    let plaintext = key.open_in_place(&nonce, b"", &mut in_out)?;
+    assert_eq!(plaintext, b"hello");
+    Ok(())
+}
+
 /// The ```rust blocks of `text`, each as its lines with leading and trailing blanks trimmed.
 fn rust_blocks(text: &str) -> Vec<Vec<&str>> {
     let mut blocks = Vec::new();
@@ -58,7 +73,7 @@ fn readme_blocks_are_tested_here() {
     let here: Vec<&str> = include_str!("readme.rs").lines().map(str::trim).collect();
     let blocks = rust_blocks(readme);
     assert!(
-        blocks.len() >= 2,
+        blocks.len() >= 3,
         "only {} rust blocks in README.md",
         blocks.len()
     );
