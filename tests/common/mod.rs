@@ -374,8 +374,9 @@ type HwBackend = (&'static str, bool, &'static [&'static str]);
 /// this test crate as for the library) only on ELF targets other than `none`, and not under
 /// `SIMDCRYPT_NO_ASM=1`. An assembly-only kernel (`vaes-*`, `gfni-avx512`, `bitsliced-avx512`,
 /// `vpclmul-*`, ChaCha20 `avx512`, Poly1305 `avx512`/`avx512-ifma`) needs it as it needs its
-/// CPU features: without it the CPU's support for that kernel does not make it expected.
-#[cfg(target_arch = "x86_64")]
+/// CPU features: without it the CPU's support for that kernel does not make it expected. On
+/// armv7 every kernel but the portable ones is assembly.
+#[cfg(any(target_arch = "x86_64", target_arch = "arm"))]
 const ASM: bool = cfg!(simdcrypt_asm);
 
 #[cfg(target_arch = "x86_64")]
@@ -449,11 +450,11 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
     let (hwcap, hwcap2) = arm_hwcaps();
     if hash == "chacha20" || hash == "poly1305" {
         // Both kernels are "armv7-neon" (asm, HWCAP_NEON = 1 << 12).
-        return vec![("armv7-neon", hwcap & (1 << 12) != 0, &["neon"])];
+        return vec![("armv7-neon", ASM && hwcap & (1 << 12) != 0, &["neon"])];
     }
     // Linux arch/arm/include/uapi/asm/hwcap.h: HWCAP_NEON = 1 << 12; HWCAP2_SHA1 = 1 << 2,
     // HWCAP2_SHA2 = 1 << 3.
-    let neon = hwcap & (1 << 12) != 0;
+    let neon = ASM && hwcap & (1 << 12) != 0;
     let sha1 = neon && hwcap2 & (1 << 2) != 0;
     let sha2 = neon && hwcap2 & (1 << 3) != 0;
     match hash {
@@ -550,7 +551,7 @@ fn aes_backends() -> Vec<HwBackend> {
 fn aes_backends() -> Vec<HwBackend> {
     let (hwcap, hwcap2) = arm_hwcaps();
     // Linux arch/arm/include/uapi/asm/hwcap.h: HWCAP_NEON = 1 << 12, HWCAP2_AES = 1 << 0.
-    let neon = hwcap & (1 << 12) != 0;
+    let neon = ASM && hwcap & (1 << 12) != 0;
     let aes = neon && hwcap2 & 1 != 0;
     vec![
         ("armv7-ce", aes, &["aes", "neon"]),
@@ -607,7 +608,7 @@ fn ghash_backends() -> Vec<HwBackend> {
 fn ghash_backends() -> Vec<HwBackend> {
     let (hwcap, hwcap2) = arm_hwcaps();
     // Linux arch/arm/include/uapi/asm/hwcap.h: HWCAP_NEON = 1 << 12, HWCAP2_PMULL = 1 << 1.
-    let neon = hwcap & (1 << 12) != 0;
+    let neon = ASM && hwcap & (1 << 12) != 0;
     let pmull = neon && hwcap2 & (1 << 1) != 0;
     vec![
         ("armv7-pmull", pmull, &["pmull", "neon"]),
