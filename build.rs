@@ -1,16 +1,42 @@
-//! Assembles `asm/<arch>/*.S` with `cc`, from one table.
+//! Assembles `asm/<arch>/*.S` with `cc`, from one table, where the assembly can be used.
 //!
 //! Every row names a file and the target architecture it is for. Symbols in the files carry the
 //! `simdcrypt_` prefix so they cannot clash with another crate's (OpenSSL's, ring's) in one
 //! binary. Adding an assembly kernel means adding a row here and one `extern "C"` declaration
-//! in its Rust wrapper.
+//! in its Rust wrapper, in a module compiled only under `cfg(simdcrypt_asm)`.
+//!
+//! # When the assembly is used: `cfg(simdcrypt_asm)`
+//!
+//! The `.S` files are written for ELF (`.type`, `.size`, `.section .note.GNU-stack`,
+//! `.note.gnu.property`, symbols without Mach-O's leading underscore) and the System V / AAPCS
+//! calling conventions; each assembles to nothing unless the compiler defines `__ELF__`. So this
+//! script assembles them, and sets `cfg(simdcrypt_asm)` for the Rust side, only when all hold:
+//!
+//! - the target architecture has assembly kernels here (x86_64, aarch64, arm);
+//! - the target's object format is ELF: `target_os` is one of [`ELF_OS`] (macOS/iOS are
+//!   Mach-O, Windows and UEFI are PE/COFF: there the `.S` files would be empty and the
+//!   `extern` declarations would not link);
+//! - `target_os` is not `none`: bare-metal x86_64 (`x86_64-unknown-none`, kernels) is built
+//!   without a red zone, and several x86_64 kernels keep secrets (e.g. ChaCha20's `PRECOMP`
+//!   block) below the stack pointer, where an interrupt would overwrite them (and be able to
+//!   read them). One rule for every architecture: no assembly on `none`;
+//! - the environment variable `SIMDCRYPT_NO_ASM` is not `1`. CI sets it to build and test the
+//!   crate on Linux exactly as a non-ELF target is built.
+//!
+//! Without `simdcrypt_asm` every assembly-backed kernel is compiled out (its module, its
+//! `Backend` variant, its place in `select`, its ABI tests) and dispatch falls through to the
+//! next kernel: the Rust `#[target_feature]` kernels and the portable ones, all constant-time.
+//!
+//! # The ABI test harness
+//!
+//! `asm/<arch>/abi_test.S` (the trampoline and canaries of `src/abi_test.rs`) is test-only code.
+//! A build script cannot see `cfg(test)`, so it is assembled into its own static library,
+//! `simdcrypt_abi_test`, which Cargo is not told to link: only `src/abi_test.rs`, a
+//! `#[cfg(test)]` module, links it (`#[link(name = "simdcrypt_abi_test", kind = "static")]`).
+//! The library shipped in the rlib (`simdcrypt_asm`) holds the kernels alone.
 
-/// (target_arch, path under asm/)
+/// (target_arch, path under asm/) of the kernels.
 const ASM: &[(&str, &str)] = &[
-    // ABI test harness (test-only code; see src/abi_test.rs).
-    ("x86_64", "x86_64/abi_test.S"),
-    ("aarch64", "aarch64/abi_test.S"),
-    ("arm", "arm/abi_test.S"),
     // armv7 SHA kernels (src/sha/*/arm.rs).
     ("arm", "arm/sha1_armv8.S"),
     ("arm", "arm/sha256_armv8.S"),
@@ -55,26 +81,73 @@ const ASM: &[(&str, &str)] = &[
     ("arm", "arm/poly1305_neon.S"),
 ];
 
+/// (target_arch, path under asm/) of the ABI test harness (test-only code; src/abi_test.rs).
+const ABI_TEST: &[(&str, &str)] = &[
+    ("x86_64", "x86_64/abi_test.S"),
+    ("aarch64", "aarch64/abi_test.S"),
+    ("arm", "arm/abi_test.S"),
+];
+
+/// Values of `target_os` whose object format is ELF, where the compiler defines `__ELF__`
+/// (GCC and Clang do for every ELF target; Rust's ELF targets are these OSes, plus `none`,
+/// which is excluded for its own reason, see the module docs). A target not listed builds
+/// without assembly, which is always correct, only slower.
+const ELF_OS: &[&str] = &[
+    "linux",
+    "android",
+    "freebsd",
+    "netbsd",
+    "openbsd",
+    "dragonfly",
+    "illumos",
+    "solaris",
+    "fuchsia",
+    "haiku",
+    "redox",
+    "hurd",
+];
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=SIMDCRYPT_NO_ASM");
     println!("cargo:rustc-check-cfg=cfg(simdcrypt_ctgrind)");
+    println!("cargo:rustc-check-cfg=cfg(simdcrypt_asm)");
+    for f in ASM.iter().chain(ABI_TEST) {
+        println!("cargo:rerun-if-changed=asm/{}", f.1);
+    }
+    // Headers the assembly files include (e.g. asm/x86_64/chacha_zmm.h).
+    println!("cargo:rerun-if-changed=asm");
+
     let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let no_asm = std::env::var("SIMDCRYPT_NO_ASM").is_ok_and(|v| v.trim() == "1");
+    let has_asm = ABI_TEST.iter().any(|(a, _)| *a == arch);
+    if !has_asm || !ELF_OS.contains(&os.as_str()) || no_asm {
+        return;
+    }
+    println!("cargo:rustc-cfg=simdcrypt_asm");
+
     let files: Vec<&str> = ASM
         .iter()
         .filter(|(a, _)| *a == arch)
         .map(|(_, f)| *f)
         .collect();
-    for f in ASM {
-        println!("cargo:rerun-if-changed=asm/{}", f.1);
+    if !files.is_empty() {
+        let mut b = cc::Build::new();
+        for f in &files {
+            b.file(format!("asm/{f}"));
+        }
+        b.compile("simdcrypt_asm");
     }
-    // Headers the assembly files include (e.g. asm/x86_64/chacha_zmm.h).
-    println!("cargo:rerun-if-changed=asm");
-    if files.is_empty() {
-        return;
+
+    // The harness: built, but not linked into the library (cargo_metadata(false)); the
+    // #[cfg(test)] module that uses it asks for it by name. Only its search path is printed.
+    let mut t = cc::Build::new();
+    for (_, f) in ABI_TEST.iter().filter(|(a, _)| *a == arch) {
+        t.file(format!("asm/{f}"));
     }
-    let mut b = cc::Build::new();
-    for f in &files {
-        b.file(format!("asm/{f}"));
-    }
-    b.compile("simdcrypt_asm");
+    t.cargo_metadata(false);
+    t.compile("simdcrypt_abi_test");
+    let out = std::env::var("OUT_DIR").unwrap_or_default();
+    println!("cargo:rustc-link-search=native={out}");
 }

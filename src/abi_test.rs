@@ -15,11 +15,14 @@
 //! is BoringSSL's `abi_test`). The harness tests itself below: canaries that break the ABI on
 //! purpose must be caught, a well-behaved function must come out clean.
 //!
-//! The harness is ELF-only (Linux and the BSDs): on other targets this module is empty.
+//! The harness is ELF-only, like the kernels it checks: it exists under `cfg(simdcrypt_asm)`
+//! (see build.rs) and is empty elsewhere. Its assembly is a static library of its own,
+//! `simdcrypt_abi_test`, linked here and only here (this module is `#[cfg(test)]`), so the
+//! trampoline and canaries never ship in the library.
 
 #[cfg(all(
     any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm"),
-    target_os = "linux"
+    simdcrypt_asm
 ))]
 // Used by the ABI tests of each architecture's assembly kernels (not all arches have some yet).
 #[allow(unused_imports)]
@@ -27,7 +30,7 @@ pub(crate) use imp::*;
 
 #[cfg(all(
     any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm"),
-    target_os = "linux"
+    simdcrypt_asm
 ))]
 mod imp {
     extern crate std;
@@ -105,6 +108,7 @@ mod imp {
         assert!(core::mem::offset_of!(Frame, flags) == 196);
     };
 
+    #[link(name = "simdcrypt_abi_test", kind = "static")]
     unsafe extern "C" {
         /// asm/<arch>/abi_test.S: loads the callee-saved registers from `fr`, calls
         /// `f(args[0], .., args[NARGS - 1])`, stores the registers and the stack-pointer change

@@ -53,9 +53,9 @@ use crate::cpu::{self, Dispatch, Features};
 mod aarch64_ce;
 #[cfg(target_arch = "aarch64")]
 mod aarch64_neon;
-#[cfg(target_arch = "arm")]
+#[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm;
-#[cfg(target_arch = "arm")]
+#[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm_neon_bs;
 mod cbc;
 mod ctr;
@@ -72,13 +72,13 @@ mod vperm;
 mod x86_64_aesni;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_avx2bs;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 mod x86_64_avx512bs;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 mod x86_64_gfni;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_ssse3;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 mod x86_64_vaes;
 
 pub use cbc::Cbc;
@@ -205,10 +205,10 @@ pub(crate) fn ctr_add(ctr: &mut [u8; 16], n: u128) {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Backend {
     /// x86_64 VAES on zmm registers (assembly), with AES-NI for short and serial work.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     VaesAvx512(cpu::arch::VaesAvx512, cpu::arch::AesNi),
     /// x86_64 VAES on ymm registers (assembly), with AES-NI for short and serial work.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     VaesAvx2(cpu::arch::VaesAvx2, cpu::arch::AesNi),
     /// x86_64 AES-NI, 8 blocks interleaved.
     #[cfg(target_arch = "x86_64")]
@@ -217,21 +217,21 @@ pub(crate) enum Backend {
     #[cfg(target_arch = "aarch64")]
     ArmV8Ce(cpu::arch::AesCe),
     /// 32-bit ARM crypto extensions (asm/arm/aes_armv8.S), 4 blocks interleaved.
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmV7Ce(cpu::arch::ArmAes),
     /// 32-bit ARM NEON fixsliced (bitsliced) AES (asm/arm/aes_bs_neon.S), 8 blocks per
     /// batch, for cores without the AES instructions, with the portable 32-bit kernel for
     /// short and serial work.
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmV7NeonBs(cpu::arch::ArmNeon),
     /// x86_64 GFNI AES (assembly): the S-box and MixColumns' products as GFNI affine
     /// transforms, 16 blocks per step on zmm, one block at a time on xmm for CBC encryption;
     /// for CPUs (or VMs) that show GFNI and AVX-512 but not AES-NI.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     Gfni(cpu::arch::GfniAvx512),
     /// x86_64 AVX-512 fixsliced (bitsliced) AES (assembly), 32 blocks per batch, for CPUs
     /// without AES-NI, with the AVX2 kernel for the rest.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     Avx512Bs(cpu::arch::Avx512Bw, cpu::arch::Avx2, cpu::arch::Ssse3),
     /// x86_64 AVX2 fixsliced (bitsliced) AES, 16 blocks per batch, for CPUs without AES-NI,
     /// with the SSSE3 vector-permute kernel for short and serial work.
@@ -249,14 +249,14 @@ pub(crate) enum Backend {
 
 impl Dispatch for Backend {
     fn select(f: Features) -> Self {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         if let (Some(v), Some(a)) = (
             f.get::<cpu::arch::VaesAvx512>(),
             f.get::<cpu::arch::AesNi>(),
         ) {
             return Backend::VaesAvx512(v, a);
         }
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         if let (Some(v), Some(a)) = (f.get::<cpu::arch::VaesAvx2>(), f.get::<cpu::arch::AesNi>()) {
             return Backend::VaesAvx2(v, a);
         }
@@ -268,19 +268,19 @@ impl Dispatch for Backend {
         if let Some(t) = f.get::<cpu::arch::AesCe>() {
             return Backend::ArmV8Ce(t);
         }
-        #[cfg(target_arch = "arm")]
+        #[cfg(all(target_arch = "arm", simdcrypt_asm))]
         if let Some(t) = f.get::<cpu::arch::ArmAes>() {
             return Backend::ArmV7Ce(t);
         }
-        #[cfg(target_arch = "arm")]
+        #[cfg(all(target_arch = "arm", simdcrypt_asm))]
         if let Some(t) = f.get::<cpu::arch::ArmNeon>() {
             return Backend::ArmV7NeonBs(t);
         }
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         if let Some(t) = f.get::<cpu::arch::GfniAvx512>() {
             return Backend::Gfni(t);
         }
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         if let (Some(k), Some(v), Some(s)) = (
             f.get::<cpu::arch::Avx512Bw>(),
             f.get::<cpu::arch::Avx2>(),
@@ -306,21 +306,21 @@ impl Dispatch for Backend {
 
     fn name(self) -> &'static str {
         match self {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::VaesAvx512(..) => "vaes-avx512",
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::VaesAvx2(..) => "vaes-avx2",
             #[cfg(target_arch = "x86_64")]
             Backend::AesNi(_) => "aes-ni",
             #[cfg(target_arch = "aarch64")]
             Backend::ArmV8Ce(_) => "armv8-ce",
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmV7Ce(_) => "armv7-ce",
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmV7NeonBs(_) => "bitsliced-neon",
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Gfni(_) => "gfni-avx512",
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Avx512Bs(..) => "bitsliced-avx512",
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2Bs(..) => "bitsliced-avx2",
@@ -334,21 +334,21 @@ impl Dispatch for Backend {
 
     fn key(self) -> u64 {
         match self {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::VaesAvx512(..) => <cpu::arch::VaesAvx512 as cpu::Token>::KEY,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::VaesAvx2(..) => <cpu::arch::VaesAvx2 as cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
             Backend::AesNi(_) => <cpu::arch::AesNi as cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
             Backend::ArmV8Ce(_) => <cpu::arch::AesCe as cpu::Token>::KEY,
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmV7Ce(_) => <cpu::arch::ArmAes as cpu::Token>::KEY,
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmV7NeonBs(_) => <cpu::arch::ArmNeon as cpu::Token>::KEY,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Gfni(_) => <cpu::arch::GfniAvx512 as cpu::Token>::KEY,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Avx512Bs(..) => <cpu::arch::Avx512Bw as cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2Bs(..) => <cpu::arch::Avx2 as cpu::Token>::KEY,
@@ -379,9 +379,9 @@ const fn soft_name() -> &'static str {
 enum Inner {
     #[cfg(target_arch = "x86_64")]
     Avx2Bs(x86_64_avx2bs::Avx2Bs),
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     Avx512Bs(x86_64_avx512bs::Avx512Bs),
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     Gfni(x86_64_gfni::Gfni),
     #[cfg(target_pointer_width = "64")]
     Soft64(soft64::Soft64),
@@ -389,13 +389,13 @@ enum Inner {
     Soft32(soft32::Soft32),
     #[cfg(target_arch = "aarch64")]
     ArmV8Ce(aarch64_ce::AesCeKey),
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmV7Ce(arm::ArmAesKey),
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmV7NeonBs(arm_neon_bs::NeonBs),
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     VaesAvx512(x86_64_vaes::Vaes512),
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     VaesAvx2(x86_64_vaes::Vaes256),
     #[cfg(target_arch = "x86_64")]
     AesNi(x86_64_aesni::Key),
@@ -417,9 +417,9 @@ pub(crate) mod sealed {
             match &$self.inner {
                 #[cfg(target_arch = "x86_64")]
                 Inner::Avx2Bs($k) => $body,
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
                 Inner::Avx512Bs($k) => $body,
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
                 Inner::Gfni($k) => $body,
                 #[cfg(target_pointer_width = "64")]
                 Inner::Soft64($k) => $body,
@@ -427,13 +427,13 @@ pub(crate) mod sealed {
                 Inner::Soft32($k) => $body,
                 #[cfg(target_arch = "aarch64")]
                 Inner::ArmV8Ce($k) => $body,
-                #[cfg(target_arch = "arm")]
+                #[cfg(all(target_arch = "arm", simdcrypt_asm))]
                 Inner::ArmV7Ce($k) => $body,
-                #[cfg(target_arch = "arm")]
+                #[cfg(all(target_arch = "arm", simdcrypt_asm))]
                 Inner::ArmV7NeonBs($k) => $body,
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
                 Inner::VaesAvx512($k) => $body,
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
                 Inner::VaesAvx2($k) => $body,
                 #[cfg(target_arch = "x86_64")]
                 Inner::AesNi($k) => $body,
@@ -458,11 +458,11 @@ pub(crate) mod sealed {
             debug_assert!(matches!(key.len(), 16 | 24 | 32));
             let backend = Backend::select(f);
             let inner = match backend {
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
                 Backend::VaesAvx512(v, a) => {
                     Inner::VaesAvx512(super::x86_64_vaes::Vaes512::new(v, a, key))
                 }
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
                 Backend::VaesAvx2(v, a) => {
                     Inner::VaesAvx2(super::x86_64_vaes::Vaes256::new(v, a, key))
                 }
@@ -470,15 +470,15 @@ pub(crate) mod sealed {
                 Backend::AesNi(t) => Inner::AesNi(super::x86_64_aesni::Key::new(t, key)),
                 #[cfg(target_arch = "aarch64")]
                 Backend::ArmV8Ce(t) => Inner::ArmV8Ce(super::aarch64_ce::AesCeKey::new(t, key)),
-                #[cfg(target_arch = "arm")]
+                #[cfg(all(target_arch = "arm", simdcrypt_asm))]
                 Backend::ArmV7Ce(t) => Inner::ArmV7Ce(super::arm::ArmAesKey::new(t, key)),
-                #[cfg(target_arch = "arm")]
+                #[cfg(all(target_arch = "arm", simdcrypt_asm))]
                 Backend::ArmV7NeonBs(t) => {
                     Inner::ArmV7NeonBs(super::arm_neon_bs::NeonBs::new(t, key))
                 }
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
                 Backend::Gfni(t) => Inner::Gfni(super::x86_64_gfni::Gfni::new(t, key)),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
                 Backend::Avx512Bs(k, v, s) => {
                     Inner::Avx512Bs(super::x86_64_avx512bs::Avx512Bs::new(k, v, s, key))
                 }
@@ -535,7 +535,7 @@ pub(crate) mod sealed {
 
         /// If this key is for the 512-bit VAES kernel: its token, encryption round keys and
         /// Nr, for the stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_vaes.rs`).
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         #[inline]
         pub(crate) fn vaes512_parts(
             &self,
@@ -561,7 +561,7 @@ pub(crate) mod sealed {
 
         /// If this key is for the 256-bit VAES kernel: its token, encryption round keys and
         /// Nr, for the stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_vaes_avx2.rs`).
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         #[inline]
         pub(crate) fn vaes256_parts(
             &self,
@@ -574,7 +574,7 @@ pub(crate) mod sealed {
 
         /// If this key is for the AES-NI kernel: its token, encryption round keys and Nr, for
         /// the stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_aesni.rs`).
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         #[inline]
         pub(crate) fn aesni_parts(
             &self,

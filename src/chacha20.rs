@@ -27,12 +27,12 @@ use crate::wipe::wipe;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64_neon;
-#[cfg(target_arch = "arm")]
+#[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_avx2;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 mod x86_64_avx512;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_sse2;
@@ -46,11 +46,11 @@ pub(crate) enum Backend {
     Neon(crate::cpu::arch::Neon),
     /// NEON on 32-bit ARM (asm/arm/chacha_neon.S): four blocks in the vertical layout, the
     /// last 1–3 in the horizontal one.
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmNeon(crate::cpu::arch::ArmNeon),
     /// AVX-512: sixteen blocks in zmm registers, `vprold` rotations; ymm passes for short
     /// messages (asm/x86_64/chacha_avx512.S).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     Avx512(crate::cpu::arch::Avx512),
     /// AVX2: eight blocks in ymm registers, then two-block rows.
     #[cfg(target_arch = "x86_64")]
@@ -71,12 +71,13 @@ impl Dispatch for Backend {
         if let Some(t) = f.get::<crate::cpu::arch::Neon>() {
             return Backend::Neon(t);
         }
-        #[cfg(target_arch = "arm")]
+        #[cfg(all(target_arch = "arm", simdcrypt_asm))]
         if let Some(t) = f.get::<crate::cpu::arch::ArmNeon>() {
             return Backend::ArmNeon(t);
         }
         #[cfg(target_arch = "x86_64")]
         {
+            #[cfg(simdcrypt_asm)]
             if let Some(t) = f.get::<crate::cpu::arch::Avx512>() {
                 return Backend::Avx512(t);
             }
@@ -98,9 +99,9 @@ impl Dispatch for Backend {
         match self {
             #[cfg(target_arch = "aarch64")]
             Backend::Neon(_) => "neon",
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(_) => "armv7-neon",
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Avx512(_) => "avx512",
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(_) => "avx2",
@@ -116,9 +117,9 @@ impl Dispatch for Backend {
         match self {
             #[cfg(target_arch = "aarch64")]
             Backend::Neon(_) => <crate::cpu::arch::Neon as crate::cpu::Token>::KEY,
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(_) => <crate::cpu::arch::ArmNeon as crate::cpu::Token>::KEY,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Avx512(_) => <crate::cpu::arch::Avx512 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(_) => <crate::cpu::arch::Avx2 as crate::cpu::Token>::KEY,
@@ -141,9 +142,9 @@ impl Backend {
         match self {
             #[cfg(target_arch = "aarch64")]
             Backend::Neon(t) => aarch64_neon::xor_blocks(t, state, data),
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(t) => arm::xor_blocks(t, state, data),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Avx512(t) => x86_64_avx512::xor_blocks(t, state, data),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(t) => x86_64_avx2::xor_blocks(t, state, data),
@@ -201,7 +202,7 @@ impl Core {
 
     /// The 16 state words, for the stitched AEAD kernels (`crate::aead`), which run their own
     /// ChaCha20 over them and advance word 12 as `xor_blocks` does.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     pub(crate) fn state_mut(&mut self) -> &mut [u32; 16] {
         &mut self.state
     }

@@ -13,18 +13,18 @@ use crate::cpu::{Dispatch, Features};
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64_pmull;
-#[cfg(target_arch = "arm")]
+#[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_avx2;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_clmul;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 mod x86_64_vclmul;
 
 /// The powers table of the x86_64 kernels, which the stitched AES-GCM kernel also reads.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 pub(crate) use x86_64_clmul::Powers;
 
 /// What every GHASH kernel provides, on `H` expanded in that kernel's format.
@@ -42,10 +42,10 @@ pub(crate) trait Kernel {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Backend {
     /// VPCLMULQDQ on 512-bit registers, 16 blocks per reduction (assembly).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     VpclmulAvx512(crate::cpu::arch::VpclmulAvx512, crate::cpu::arch::Clmul),
     /// VPCLMULQDQ on 256-bit registers, 16 blocks per reduction (assembly).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     VpclmulAvx2(crate::cpu::arch::VpclmulAvx2, crate::cpu::arch::Clmul),
     /// PCLMULQDQ on 128-bit registers, 8 blocks per reduction.
     #[cfg(target_arch = "x86_64")]
@@ -58,11 +58,11 @@ pub(crate) enum Backend {
     #[cfg(target_arch = "aarch64")]
     Pmull(crate::cpu::arch::Pmull),
     /// VMULL.P64 on 32-bit ARM (asm/arm/ghash_armv8.S).
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmPmull(crate::cpu::arch::ArmPmull),
     /// NEON alone on 32-bit ARM: 64-bit carry-less multiplies from VMULL.P8
     /// (asm/arm/ghash_neon.S).
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmNeon(crate::cpu::arch::ArmNeon),
     /// Portable constant-time carry-less multiplication by integer multiplies with the
     /// operands' bits spread out (BearSSL's "ctmul" idea), on the machine word.
@@ -71,14 +71,14 @@ pub(crate) enum Backend {
 
 impl Dispatch for Backend {
     fn select(f: Features) -> Self {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         if let (Some(v), Some(c)) = (
             f.get::<crate::cpu::arch::VpclmulAvx512>(),
             f.get::<crate::cpu::arch::Clmul>(),
         ) {
             return Backend::VpclmulAvx512(v, c);
         }
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         if let (Some(v), Some(c)) = (
             f.get::<crate::cpu::arch::VpclmulAvx2>(),
             f.get::<crate::cpu::arch::Clmul>(),
@@ -97,11 +97,11 @@ impl Dispatch for Backend {
         if let Some(t) = f.get::<crate::cpu::arch::Pmull>() {
             return Backend::Pmull(t);
         }
-        #[cfg(target_arch = "arm")]
+        #[cfg(all(target_arch = "arm", simdcrypt_asm))]
         if let Some(t) = f.get::<crate::cpu::arch::ArmPmull>() {
             return Backend::ArmPmull(t);
         }
-        #[cfg(target_arch = "arm")]
+        #[cfg(all(target_arch = "arm", simdcrypt_asm))]
         if let Some(t) = f.get::<crate::cpu::arch::ArmNeon>() {
             return Backend::ArmNeon(t);
         }
@@ -111,9 +111,9 @@ impl Dispatch for Backend {
 
     fn name(self) -> &'static str {
         match self {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::VpclmulAvx512(..) => "vpclmul-avx512",
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::VpclmulAvx2(..) => "vpclmul-avx2",
             #[cfg(target_arch = "x86_64")]
             Backend::Clmul(_) => "clmul",
@@ -121,9 +121,9 @@ impl Dispatch for Backend {
             Backend::Avx2Ctmul(_) => "ctmul-avx2",
             #[cfg(target_arch = "aarch64")]
             Backend::Pmull(_) => "pmull",
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmPmull(_) => "armv7-pmull",
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(_) => "armv7-neon",
             Backend::Soft => {
                 if cfg!(target_pointer_width = "64") {
@@ -137,11 +137,11 @@ impl Dispatch for Backend {
 
     fn key(self) -> u64 {
         match self {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::VpclmulAvx512(..) => {
                 <crate::cpu::arch::VpclmulAvx512 as crate::cpu::Token>::KEY
             }
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::VpclmulAvx2(..) => <crate::cpu::arch::VpclmulAvx2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
             Backend::Clmul(_) => <crate::cpu::arch::Clmul as crate::cpu::Token>::KEY,
@@ -149,9 +149,9 @@ impl Dispatch for Backend {
             Backend::Avx2Ctmul(_) => <crate::cpu::arch::Avx2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
             Backend::Pmull(_) => <crate::cpu::arch::Pmull as crate::cpu::Token>::KEY,
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmPmull(_) => <crate::cpu::arch::ArmPmull as crate::cpu::Token>::KEY,
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(_) => <crate::cpu::arch::ArmNeon as crate::cpu::Token>::KEY,
             Backend::Soft => 0,
         }
@@ -169,9 +169,9 @@ impl Dispatch for Backend {
 )]
 #[derive(Clone)]
 enum Inner {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     VpclmulAvx512(x86_64_vclmul::Vclmul512),
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     VpclmulAvx2(x86_64_vclmul::Vclmul256),
     #[cfg(target_arch = "x86_64")]
     Clmul(x86_64_clmul::ClmulKey),
@@ -179,9 +179,9 @@ enum Inner {
     Avx2Ctmul(x86_64_avx2::Avx2Key),
     #[cfg(target_arch = "aarch64")]
     Pmull(aarch64_pmull::PmullKey),
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmPmull(arm::ArmPmullKey),
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmNeon(arm::ArmNeonKey),
     #[cfg(target_pointer_width = "64")]
     Soft64(soft::Soft64),
@@ -196,7 +196,7 @@ pub(crate) struct Key {
     backend: Backend,
     /// AVX, for the stitched AES-GCM kernel on the PCLMULQDQ key, which is VEX-encoded
     /// (`src/aead/aes_gcm/x86_64_aesni.rs`).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     avx: Option<crate::cpu::arch::Avx>,
 }
 
@@ -204,9 +204,9 @@ pub(crate) struct Key {
 macro_rules! on_kernel {
     ($self:expr, $k:ident => $body:expr) => {
         match &$self.inner {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Inner::VpclmulAvx512($k) => $body,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Inner::VpclmulAvx2($k) => $body,
             #[cfg(target_arch = "x86_64")]
             Inner::Clmul($k) => $body,
@@ -214,9 +214,9 @@ macro_rules! on_kernel {
             Inner::Avx2Ctmul($k) => $body,
             #[cfg(target_arch = "aarch64")]
             Inner::Pmull($k) => $body,
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Inner::ArmPmull($k) => $body,
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Inner::ArmNeon($k) => $body,
             #[cfg(target_pointer_width = "64")]
             Inner::Soft64($k) => $body,
@@ -231,9 +231,9 @@ impl Key {
     pub(crate) fn new(f: Features, h: &[u8; 16]) -> Key {
         let backend = Backend::select(f);
         let inner = match backend {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::VpclmulAvx512(v, c) => Inner::VpclmulAvx512(x86_64_vclmul::new512(v, c, h)),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::VpclmulAvx2(v, c) => Inner::VpclmulAvx2(x86_64_vclmul::new256(v, c, h)),
             #[cfg(target_arch = "x86_64")]
             Backend::Clmul(t) => Inner::Clmul(x86_64_clmul::new(t, h)),
@@ -241,9 +241,9 @@ impl Key {
             Backend::Avx2Ctmul(t) => Inner::Avx2Ctmul(x86_64_avx2::new(t, h)),
             #[cfg(target_arch = "aarch64")]
             Backend::Pmull(t) => Inner::Pmull(aarch64_pmull::new(t, h)),
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmPmull(t) => Inner::ArmPmull(arm::new_pmull(t, h)),
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(t) => Inner::ArmNeon(arm::new_neon(t, h)),
             #[cfg(target_pointer_width = "64")]
             Backend::Soft => Inner::Soft64(soft::new64(h)),
@@ -253,7 +253,7 @@ impl Key {
         Key {
             inner,
             backend,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             avx: f.get::<crate::cpu::arch::Avx>(),
         }
     }
@@ -272,7 +272,7 @@ impl Key {
 
     /// If this key is for the 512-bit VPCLMULQDQ kernel: its token and powers of `H`, for the
     /// stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_vaes.rs`).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     #[inline]
     pub(crate) fn vclmul512_parts(&self) -> Option<(crate::cpu::arch::VpclmulAvx512, &Powers)> {
         match &self.inner {
@@ -295,7 +295,7 @@ impl Key {
 
     /// If this key is for the 256-bit VPCLMULQDQ kernel: its token and powers of `H`, for the
     /// stitched AES-GCM kernel (`src/aead/aes_gcm/x86_64_vaes_avx2.rs`).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     #[inline]
     pub(crate) fn vclmul256_parts(&self) -> Option<(crate::cpu::arch::VpclmulAvx2, &Powers)> {
         match &self.inner {
@@ -307,7 +307,7 @@ impl Key {
     /// If this key is for the 128-bit PCLMULQDQ kernel and AVX was detected with it: its
     /// token, the `Avx` token and the powers of `H`, for the stitched
     /// AES-GCM kernel (`src/aead/aes_gcm/x86_64_aesni.rs`).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     #[inline]
     pub(crate) fn clmul_parts(
         &self,

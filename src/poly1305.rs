@@ -28,15 +28,15 @@ use crate::wipe::wipe;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64_neon;
-#[cfg(target_arch = "arm")]
+#[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm;
 mod soft32;
 mod soft64;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_avx2;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 mod x86_64_avx512;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 mod x86_64_avx512f;
 
 /// The accumulator between kernel calls: `h = h[0] + h[1]·2^64 + h[2]·2^128` with
@@ -65,10 +65,10 @@ pub(crate) trait Kernel {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Backend {
     /// AVX-512 IFMA: sixteen Horner lanes in radix 2^44 (assembly), AVX2 for the rest.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     Avx512Ifma(crate::cpu::arch::Avx512Ifma, crate::cpu::arch::Avx2),
     /// AVX-512F: sixteen Horner lanes in radix 2^26 (assembly), AVX2 for the rest.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     Avx512(crate::cpu::arch::Avx512, crate::cpu::arch::Avx2),
     /// AVX2: four Horner lanes in radix 2^26, up to four groups of four blocks per carry.
     #[cfg(target_arch = "x86_64")]
@@ -77,7 +77,7 @@ pub(crate) enum Backend {
     #[cfg(target_arch = "aarch64")]
     Neon(crate::cpu::arch::Neon),
     /// NEON on 32-bit ARM (asm/arm/poly1305_neon.S): two blocks per step, radix 2^26.
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmNeon(crate::cpu::arch::ArmNeon),
     /// Portable: base 2^64 with 128-bit products on 64-bit targets, radix 2^26 on 32-bit ones.
     Soft,
@@ -85,14 +85,14 @@ pub(crate) enum Backend {
 
 impl Dispatch for Backend {
     fn select(f: Features) -> Self {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         if let (Some(t), Some(t2)) = (
             f.get::<crate::cpu::arch::Avx512Ifma>(),
             f.get::<crate::cpu::arch::Avx2>(),
         ) {
             return Backend::Avx512Ifma(t, t2);
         }
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         if let (Some(t), Some(t2)) = (
             f.get::<crate::cpu::arch::Avx512>(),
             f.get::<crate::cpu::arch::Avx2>(),
@@ -107,7 +107,7 @@ impl Dispatch for Backend {
         if let Some(t) = f.get::<crate::cpu::arch::Neon>() {
             return Backend::Neon(t);
         }
-        #[cfg(target_arch = "arm")]
+        #[cfg(all(target_arch = "arm", simdcrypt_asm))]
         if let Some(t) = f.get::<crate::cpu::arch::ArmNeon>() {
             return Backend::ArmNeon(t);
         }
@@ -117,15 +117,15 @@ impl Dispatch for Backend {
 
     fn name(self) -> &'static str {
         match self {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Avx512Ifma(..) => "avx512-ifma",
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Avx512(..) => "avx512",
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(_) => "avx2",
             #[cfg(target_arch = "aarch64")]
             Backend::Neon(_) => "neon",
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(_) => "armv7-neon",
             Backend::Soft => {
                 if cfg!(target_pointer_width = "64") {
@@ -139,15 +139,15 @@ impl Dispatch for Backend {
 
     fn key(self) -> u64 {
         match self {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Avx512Ifma(..) => <crate::cpu::arch::Avx512Ifma as crate::cpu::Token>::KEY,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Avx512(..) => <crate::cpu::arch::Avx512 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(_) => <crate::cpu::arch::Avx2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
             Backend::Neon(_) => <crate::cpu::arch::Neon as crate::cpu::Token>::KEY,
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(_) => <crate::cpu::arch::ArmNeon as crate::cpu::Token>::KEY,
             Backend::Soft => 0,
         }
@@ -161,15 +161,15 @@ impl Dispatch for Backend {
 #[cfg_attr(target_arch = "x86_64", allow(clippy::large_enum_variant))]
 #[derive(Clone)]
 enum Inner {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     Avx512Ifma(x86_64_avx512::IfmaKey),
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     Avx512(x86_64_avx512f::Avx512Key),
     #[cfg(target_arch = "x86_64")]
     Avx2(x86_64_avx2::Avx2Key),
     #[cfg(target_arch = "aarch64")]
     Neon(aarch64_neon::NeonKey),
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmNeon(arm::ArmNeonKey),
     Soft64(soft64::Soft64),
     Soft32(soft32::Soft32),
@@ -179,15 +179,15 @@ enum Inner {
 macro_rules! on_kernel {
     ($self:expr, $k:ident => $body:expr) => {
         match &mut $self.inner {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Inner::Avx512Ifma($k) => $body,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Inner::Avx512($k) => $body,
             #[cfg(target_arch = "x86_64")]
             Inner::Avx2($k) => $body,
             #[cfg(target_arch = "aarch64")]
             Inner::Neon($k) => $body,
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Inner::ArmNeon($k) => $body,
             Inner::Soft64($k) => $body,
             Inner::Soft32($k) => $body,
@@ -315,15 +315,15 @@ impl Mac {
     pub(crate) fn with_backend(backend: Backend, key: &[u8; 32]) -> Mac {
         let r = clamp(key);
         let inner = match backend {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Avx512Ifma(t, t2) => Inner::Avx512Ifma(x86_64_avx512::new_ifma(t, t2, &r)),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             Backend::Avx512(t, t2) => Inner::Avx512(x86_64_avx512f::new_avx512(t, t2, &r)),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(t) => Inner::Avx2(x86_64_avx2::new(t, &r)),
             #[cfg(target_arch = "aarch64")]
             Backend::Neon(t) => Inner::Neon(aarch64_neon::new(t, &r)),
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(t) => Inner::ArmNeon(arm::new(t, &r)),
             Backend::Soft => {
                 if cfg!(target_pointer_width = "32") {
@@ -364,7 +364,7 @@ impl Mac {
 
     /// The accumulator (canonical form) and the clamped `r`, for the stitched AEAD kernels
     /// (`crate::aead`), which absorb blocks into `h` themselves and leave it canonical.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     pub(crate) fn state_and_r(&mut self) -> (&mut State, &[u64; 2]) {
         (&mut self.st, &self.r)
     }

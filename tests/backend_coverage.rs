@@ -2,7 +2,7 @@
 //!
 //! `common::for_each_backend` checks this after every loop; this suite states it once per
 //! hash (so a missing kernel shows up under one clear name), prints the matrix, and checks
-//! that the check itself fires.
+//! that the check itself fires, and that `kernels()` names only kernels this build can run.
 
 mod common;
 
@@ -71,4 +71,34 @@ fn check_fires<H: Hash>() {
 #[test]
 fn the_check_fires_when_a_backend_is_missing() {
     for_each_hash!(check_fires);
+}
+
+/// `kernels()` names, per primitive, a kernel this build and CPU really run: each kernel (each
+/// half of an AEAD pair) is one that `expected_backends` lists. With the assembly compiled out
+/// (non-ELF targets, `none`, `SIMDCRYPT_NO_ASM=1`; build.rs) that excludes every assembly
+/// kernel, whatever the CPU supports.
+#[test]
+fn kernels_name_what_runs() {
+    println!("assembly kernels built in: {}", cfg!(simdcrypt_asm));
+    for k in simdcrypt::kernels() {
+        println!("{:<20} {}", k.primitive, k.backend);
+        // kernels() spells AES "aes-128", the test tables "aes128".
+        let primitive = k.primitive.replacen("aes-", "aes", 1);
+        let expected = expected_backends(&primitive);
+        let pair = primitive.ends_with("-gcm") || primitive.ends_with("chacha20-poly1305");
+        let halves: Vec<&str> = if pair {
+            k.backend.split('+').filter(|h| *h != "stitched").collect()
+        } else {
+            vec![k.backend]
+        };
+        for h in halves {
+            assert!(
+                expected.contains(&h),
+                "{}: kernels() says {:?}, but {h:?} is not among the kernels this build and \
+                 CPU offer: {expected:?}",
+                k.primitive,
+                k.backend
+            );
+        }
+    }
 }

@@ -55,24 +55,27 @@ use crate::wipe::{wipe, wipe_slice};
 #[allow(unsafe_code)]
 mod aarch64_ce;
 /// Test support shared by the stitched kernels' tests (`unsafe`: the x86_64 kernels' ABI calls).
-#[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(all(
+    test,
+    any(all(target_arch = "x86_64", simdcrypt_asm), target_arch = "aarch64")
+))]
 #[allow(unsafe_code)]
 mod stitched_tests;
 /// `struct state` of the x86_64 stitched kernels' assembly: the running GHASH value and the
 /// next counter block, both in SP 800-38D byte order; a kernel advances both.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 #[repr(C)]
 struct State {
     y: [u8; 16],
     ctr: [u8; 16],
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 const _: () = assert!(core::mem::size_of::<State>() == 32);
 
 /// The signature of every x86_64 stitched entry point: round keys, Nr, the state, the text,
 /// its length (bytes or blocks, per kernel) and the powers of `H`.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 type GcmFn = unsafe extern "sysv64" fn(
     *const [u8; 16],
     usize,
@@ -84,16 +87,16 @@ type GcmFn = unsafe extern "sysv64" fn(
 
 /// Stitched AES-GCM: AES-NI + PCLMULQDQ on xmm (VEX, needs AVX), 8 blocks per iteration, any
 /// whole number of blocks from 8 on (asm/x86_64/aes_gcm_aesni.S).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 #[allow(unsafe_code)]
 mod x86_64_aesni;
 /// Stitched AES-GCM: VAES + VPCLMULQDQ on zmm (asm/x86_64/aes_gcm_vaes.S).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 #[allow(unsafe_code)]
 mod x86_64_vaes;
 /// Stitched AES-GCM: VAES + VPCLMULQDQ on ymm, whole 16-block groups
 /// (asm/x86_64/aes_gcm_vaes_avx2.S).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 #[allow(unsafe_code)]
 mod x86_64_vaes_avx2;
 
@@ -218,7 +221,7 @@ fn early_ek(c: &Cipher, j0: &[u8; 16], text_len: usize, wrap: bool) -> [u8; 16] 
     ek
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 const _: () = assert!(
     x86_64_vaes::MIN_BYTES > SHORT
         && x86_64_vaes_avx2::MIN_BYTES > SHORT
@@ -327,7 +330,7 @@ fn stitched_seal(
     wrap: bool,
     len: &[u8; 16],
 ) -> (usize, bool) {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     if !wrap {
         if x86_64_vaes::seal(c, g, cb, s, text) {
             return (text.len(), false);
@@ -358,7 +361,7 @@ fn stitched_open(
     wrap: bool,
     len: &[u8; 16],
 ) -> (usize, bool) {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     if !wrap {
         if x86_64_vaes::open(c, g, cb, s, text) {
             return (text.len(), false);

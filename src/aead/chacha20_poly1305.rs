@@ -64,7 +64,7 @@ use crate::wipe::{wipe, wipe_slice};
 
 /// Stitched ChaCha20-Poly1305: zmm ChaCha20 with a scalar Poly1305
 /// (asm/x86_64/chacha_poly_avx512.S).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 #[allow(unsafe_code)]
 mod x86_64_avx512;
 
@@ -102,7 +102,7 @@ pub(super) struct Backend {
     pub(super) chacha: chacha20::Backend,
     pub(super) poly: poly1305::Backend,
     /// The stitched AVX-512 kernel, for the ChaCha20 kernel `Avx512` when BMI2 is present.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     stitch: Option<crate::cpu::arch::Avx512Bmi2>,
     features: Features,
 }
@@ -125,7 +125,7 @@ impl Dispatch for Backend {
         Backend {
             chacha,
             poly: poly1305::Backend::select(f),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
             stitch: match chacha {
                 chacha20::Backend::Avx512(_) => f.get::<crate::cpu::arch::Avx512Bmi2>(),
                 _ => None,
@@ -135,7 +135,7 @@ impl Dispatch for Backend {
     }
 
     fn name(self) -> &'static str {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         if self.stitch.is_some() {
             return stitched_name(self.poly.name());
         }
@@ -145,7 +145,7 @@ impl Dispatch for Backend {
     fn key(self) -> u64 {
         // The stitched pair steps down to the same pair unstitched: remove BMI2 (the one
         // feature the stitched kernel adds to the AVX-512 ChaCha20 kernel's).
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
         if self.stitch.is_some() {
             use crate::cpu::Token;
             use crate::cpu::arch::{Avx512, Avx512Bmi2};
@@ -251,7 +251,7 @@ pub(super) fn pair_name(chacha: &str, poly: &str) -> &'static str {
 
 /// The name of a stitched pair: the AVX-512 ChaCha20 kernel with the Poly1305 kernel `poly`
 /// (for the MAC input the stitched kernel leaves to it).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 fn stitched_name(poly: &str) -> &'static str {
     match poly {
         "avx512-ifma" => "avx512+avx512-ifma+stitched",
@@ -271,7 +271,7 @@ fn stitched_name(poly: &str) -> &'static str {
 /// then the text copied out), this makes the same kernel calls for a 16 KiB text (one of one
 /// block, sixteen of sixteen) without zeroing, filling, copying out and wiping the 1 KiB
 /// buffer.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 fn seal_stitched(
     b: Backend,
     t: crate::cpu::arch::Avx512Bmi2,
@@ -292,7 +292,7 @@ fn seal_stitched(
 /// [`open`] on the stitched path: block 0 as in [`seal_stitched`], then [`open_steps`] from
 /// the start of the text, then [`rest`]. The plaintext is written in place as it is
 /// decrypted; a failed open zeroes all of it ([`release_if`]).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 fn open_stitched(
     b: Backend,
     t: crate::cpu::arch::Avx512Bmi2,
@@ -321,7 +321,7 @@ fn open_stitched(
 /// The MAC keyed with the first 32 bytes of ChaCha20 block 0 (RFC 8439 §2.6), which a
 /// one-block call of `core` (at block 0) makes in a local buffer, wiped after; `core` is left
 /// at block 1.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 #[inline(always)]
 fn key_block_mac(poly: poly1305::Backend, core: &mut Core) -> Mac {
     let mut block0 = [0u8; 64];
@@ -340,7 +340,7 @@ fn key_block_mac(poly: poly1305::Backend, core: &mut Core) -> Mac {
 /// at least 512 bytes at each call. Each call covers at most a chunk ([`CHUNK`]); the vector
 /// MAC then absorbs the other half of it, up to 512 bytes behind the text, so the MAC reads
 /// bytes still in L1.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 fn seal_steps(
     t: crate::cpu::arch::Avx512Bmi2,
     core: &mut Core,
@@ -373,7 +373,7 @@ fn seal_steps(
 /// second half while it decrypts the chunk (a step's MAC input always lies at or after the
 /// bytes it decrypts, so it is still ciphertext). Returns `(mac_from, from)` as
 /// [`seal_steps`] (here both equal).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 fn open_steps(
     t: crate::cpu::arch::Avx512Bmi2,
     core: &mut Core,
@@ -398,7 +398,7 @@ fn open_steps(
 }
 
 /// Shortest text for the stitched path: the plain first KiB and one stitched step.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
 const STITCH_TEXT: usize = 2048;
 
 /// ChaCha20 block 0 and the first `N − 64` (at most [`HEAD`]) bytes of text, made in one
@@ -640,7 +640,7 @@ fn seal_long(
     aad: &[u8],
     in_out: &mut [u8],
 ) -> [u8; 16] {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     if let Some(t) = b.stitch.filter(|_| in_out.len() >= STITCH_TEXT) {
         return seal_stitched(b, t, key, tail, aad, in_out);
     }
@@ -735,7 +735,7 @@ fn open_long(
     in_out: &mut [u8],
     tag: &[u8; 16],
 ) -> Result<(), Error> {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     if let Some(t) = b.stitch.filter(|_| in_out.len() >= STITCH_TEXT) {
         return open_stitched(b, t, key, tail, aad, in_out, tag);
     }
@@ -1090,7 +1090,7 @@ mod tests {
     /// seal and open in place, at every length across the stitched thresholds (the plain
     /// first KiB, each 1 KiB step, the chunk bounds) with AADs of varying length,
     /// and a flipped tag bit on each stitched length.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_asm))]
     #[test]
     fn stitched_matches_unstitched() {
         let d = Features::detect();

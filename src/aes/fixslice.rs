@@ -766,7 +766,7 @@ pub(super) mod tests {
     use std::vec::Vec;
 
     /// A xorshift64 generator (fixed seed): test data for the kernels' batch and tail tests.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(not(all(target_arch = "x86_64", simdcrypt_asm)), allow(dead_code))]
     pub(crate) fn xorshift() -> impl FnMut() -> u64 {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         move || {

@@ -90,21 +90,25 @@ impl Key {
     }
 
     /// The encryption round keys `k[0..=Nr]`.
+    #[cfg(any(test, simdcrypt_asm))]
     pub(crate) fn enc_keys(&self) -> &RoundKeys {
         &self.enc.0
     }
 
     /// The decryption schedule `dk[0..=Nr]` (see the module docs).
+    #[cfg(any(test, simdcrypt_asm))]
     pub(crate) fn dec_keys(&self) -> &RoundKeys {
         &self.dec.0
     }
 
     /// Nr: 10, 12 or 14.
+    #[cfg(any(test, simdcrypt_asm))]
     pub(crate) fn rounds(&self) -> usize {
         self.rounds
     }
 }
 
+#[cfg(simdcrypt_asm)]
 impl Key {
     /// Advances the counter by `n` blocks, where the low 64 bits do not wrap (`lo + n <
     /// 2^64`), with one 16-byte load and store (see [`ctr1`] on store forwarding).
@@ -114,6 +118,7 @@ impl Key {
     }
 }
 
+#[cfg(simdcrypt_asm)]
 #[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
 unsafe fn advance(_t: AesNi, ctr: &mut [u8; 16], n: u64) {
     // SAFETY: `ctr` is 16 bytes, exclusively borrowed; the features of the intrinsics are

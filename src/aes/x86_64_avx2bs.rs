@@ -216,6 +216,7 @@ fn store(mut w: State<V>, blocks: &mut [u8; BATCH]) {
 /// Loads 32 blocks as two 16-block batches ([`load`]) and writes them as the eight 512-bit
 /// words of the AVX-512 kernel (`src/aes/x86_64_avx512bs.rs`): word `b` is `words[2b]` (the
 /// batch of blocks 0..16) followed by `words[2b + 1]` (blocks 16..32).
+#[cfg(simdcrypt_asm)]
 #[inline(always)]
 pub(super) fn load_wide(t: Avx2, blocks: &[u8; 2 * BATCH], words: &mut [__m256i; 16]) {
     for h in 0..2 {
@@ -229,6 +230,7 @@ pub(super) fn load_wide(t: Avx2, blocks: &[u8; 2 * BATCH], words: &mut [__m256i;
 }
 
 /// The inverse of [`load_wide`].
+#[cfg(simdcrypt_asm)]
 #[inline(always)]
 pub(super) fn store_wide(t: Avx2, words: &[__m256i; 16], blocks: &mut [u8; 2 * BATCH]) {
     for h in 0..2 {
@@ -308,6 +310,7 @@ pub(crate) struct Avx2Bs {
 impl Avx2Bs {
     /// The token and the 64-bit kernel's round keys, for the AVX-512 kernel that packs its
     /// batches with [`load_wide`] and reads the same keys.
+    #[cfg(simdcrypt_asm)]
     pub(super) fn wide_parts(&self) -> (Avx2, &[State<u64>]) {
         (self.t, self.soft.keys())
     }

@@ -45,6 +45,9 @@ use core::arch::x86_64::*;
 
 use crate::cpu::arch::Avx2;
 
+// Without `simdcrypt_asm` (non-ELF targets, `none`, `SIMDCRYPT_NO_ASM=1`; see build.rs) the
+// compiled eight-block kernel below does all vertical work.
+#[cfg(simdcrypt_asm)]
 unsafe extern "sysv64" {
     /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … (mod 2^32) into the
     /// `nblocks` 64-byte blocks at `data`, in place: 16-block passes, then an eight-block
@@ -67,16 +70,20 @@ pub(super) fn xor_blocks(t: Avx2, state: &mut [u32; 16], data: &mut [u8]) {
         nblocks & !7
     };
     let (v, h) = data.split_at_mut(64 * vertical);
-    if vertical > 8 {
+    if cfg!(simdcrypt_asm) && vertical > 8 {
+        #[cfg(simdcrypt_asm)]
         // SAFETY: the token proves AVX2 and AVX. The kernel reads the 16 words of `state`
         // and reads and writes exactly the `vertical` whole blocks of `v` (exclusively
         // borrowed); it restores rsp, uses only caller-saved registers (checked by the ABI
         // test below) and zeroes the stack it used.
-        unsafe { simdcrypt_chacha20_avx2(state, v.as_mut_ptr(), vertical) };
+        unsafe {
+            simdcrypt_chacha20_avx2(state, v.as_mut_ptr(), vertical)
+        };
     } else if vertical > 0 {
         // 5–8 blocks (the AEAD's first call, block 0 and a head of up to seven blocks, is
-        // one): the compiled eight-block pass. The assembly's was faster alone, yet AEAD
-        // seals of 256 and 320 bytes measured 3–11% slower with it (cause not found).
+        // one), or any count without the assembly: the compiled eight-block passes. The
+        // assembly's eight-block pass was faster alone, yet AEAD seals of 256 and 320 bytes
+        // measured 3–11% slower with it (cause not found).
         // SAFETY: the token proves AVX2 and AVX.
         unsafe { vertical_avx2(t, state, v) };
         // The vertical kernel spills state words; see `scrub_stack`.
@@ -401,7 +408,7 @@ mod tests {
 
     /// The entry point through the ABI harness: callee-saved registers, stack pointer and
     /// direction flag survive every path; the output matches the portable kernel.
-    #[cfg(target_os = "linux")]
+    #[cfg(simdcrypt_asm)]
     #[test]
     fn abi() {
         use crate::abi_test::abi_call;

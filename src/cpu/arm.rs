@@ -35,14 +35,24 @@ pub(crate) fn alias(name: &str) -> Option<&'static str> {
 
 crate::cpu::tokens! {
     /// AArch32 SHA-1 instructions (they use the NEON register file).
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     ArmSha1 = "sha1,neon";
     /// AArch32 SHA-256 instructions.
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     ArmSha2 = "sha2,neon";
     /// NEON (the SHA-512 kernel).
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     ArmNeon = "neon";
     /// AArch32 AES instructions (AESE/AESD/AESMC/AESIMC on NEON registers).
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     ArmAes = "aes,neon";
     /// AArch32 VMULL.P64 (64-bit carry-less multiply): the GHASH kernel.
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     ArmPmull = "pmull,neon";
 }
 

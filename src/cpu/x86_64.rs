@@ -61,10 +61,14 @@ crate::cpu::tokens! {
     /// AES-NI with the SSE levels its kernels use (`pshufb` for the CTR counter).
     AesNi = "aes,sse2,ssse3,sse4.1";
     /// VAES on 256-bit registers (assembly kernels; the key schedule is AES-NI's).
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     VaesAvx2 = "vaes,aes,avx2,avx";
     /// VAES on 512-bit registers (assembly kernels; the key schedule is AES-NI's). Listed
     /// first, `avx512vl` is the key that `backends()` drops to step down to VAES on ymm: it
     /// keeps `avx512f`, which the bitsliced AVX-512 AES further down needs.
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     VaesAvx512 = "avx512vl,avx512f,avx512bw,vaes,aes,avx2,avx";
     /// SSSE3 byte shuffles: the vector-permute AES kernel.
     Ssse3 = "ssse3,sse2";
@@ -74,18 +78,30 @@ crate::cpu::tokens! {
     Clmul = "pclmulqdq,sse2,ssse3";
     /// VPCLMULQDQ on 512-bit registers (assembly GHASH kernel; powers of H from `Clmul`'s code).
     /// Keyed by `avx512vl` as `VaesAvx512` is (the AES-GCM pairs step both the same way).
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     VpclmulAvx512 = "avx512vl,avx512f,avx512bw,vpclmulqdq,pclmulqdq,avx2,avx";
     /// VPCLMULQDQ on 256-bit registers (assembly GHASH kernel; powers of H from `Clmul`'s code).
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     VpclmulAvx2 = "vpclmulqdq,pclmulqdq,avx2,avx";
     /// SSE2 alone (the x86_64 baseline): the 4-way ChaCha20 kernel with shift rotations.
     Sse2 = "sse2";
     /// AVX-512 on zmm and ymm/xmm with EVEX (`vprold`): ChaCha20 and Poly1305 assembly kernels.
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     Avx512 = "avx512f,avx512vl,avx2,avx";
     /// AVX alone (VEX encoding): the stitched AES-NI + PCLMULQDQ AES-GCM assembly kernel.
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     Avx = "avx";
     /// AVX-512 with byte shuffles on zmm (`vpshufb`, AVX512BW): the bitsliced AES assembly kernel.
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     Avx512Bw = "avx512f,avx512bw,avx2,avx";
     /// AVX-512 IFMA (52-bit multiply-add): the Poly1305 IFMA assembly kernel.
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     Avx512Ifma = "avx512ifma,avx512f,avx512vl,avx2,avx";
     /// AVX-512 on ymm/xmm (`vprorq`, `vpternlogq`) with BMI2 (`rorx`): SHA-2 kernels whose
     /// message schedule uses EVEX rotations and three-input logic.
@@ -93,6 +109,8 @@ crate::cpu::tokens! {
     /// GFNI affine transforms on zmm with `vpternlogd` and byte shuffles, and BMI2 (`bzhi`
     /// masks): the AES kernel for CPUs (or VMs) that show GFNI but hide AES-NI. Keyed by
     /// `gfni`, and without `avx512vl`, which the walk of `backends()` has dropped by then.
+    // Used by assembly kernels only (build.rs: `simdcrypt_asm`).
+    #[cfg_attr(not(simdcrypt_asm), allow(dead_code))]
     GfniAvx512 = "gfni,avx512f,avx512bw,avx2,avx,bmi2";
 }
 

@@ -102,6 +102,7 @@ pub(crate) fn new(t: Clmul, h: &[u8; 16]) -> ClmulKey {
 
 impl ClmulKey {
     /// The table of powers (for the VPCLMULQDQ kernels, which share it).
+    #[cfg(any(test, simdcrypt_asm))]
     pub(crate) fn powers(&self) -> &Powers {
         &self.p
     }

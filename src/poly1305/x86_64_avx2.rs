@@ -162,6 +162,7 @@ pub(super) fn mul26(a: &[u64; 5], b: &[u64; 5]) -> [u64; 5] {
 /// kernel's multiplication (`soft64::block` with a zero block and no 2^128 bit: `h ← h·r`),
 /// about ten cycles a power: key setup happens once per message, and for short messages it
 /// is most of the cost.
+#[cfg(any(test, simdcrypt_asm))]
 pub(super) fn powers<const N: usize>(r: &[u64; 2]) -> [[u64; 3]; N] {
     let s1 = r[1] + (r[1] >> 2);
     let mut p = [[0u64; 3]; N];
@@ -176,6 +177,7 @@ pub(super) fn powers<const N: usize>(r: &[u64; 2]) -> [[u64; 3]; N] {
 
 /// The powers `r^1..=r^N` as 26-bit limbs as [`carry26`] leaves them (index `i` holds
 /// `r^(i+1)`).
+#[cfg(any(test, simdcrypt_asm))]
 pub(super) fn powers26<const N: usize>(r: &[u64; 2]) -> [[u64; 5]; N] {
     let mut pw = powers::<N>(r);
     let mut p = [[0u64; 5]; N];

@@ -8,7 +8,7 @@ use crate::cpu::{Dispatch, Features};
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64_ce;
-#[cfg(target_arch = "arm")]
+#[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm;
 mod soft;
 #[cfg(target_arch = "x86_64")]
@@ -22,7 +22,7 @@ pub(super) const IV: [u32; 5] = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476,
 pub(crate) enum Backend {
     #[cfg(target_arch = "x86_64")]
     ShaNi(ShaNi),
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmCe(crate::cpu::arch::ArmSha1),
     #[cfg(target_arch = "aarch64")]
     Ce(Sha1Ce),
@@ -35,7 +35,7 @@ impl Dispatch for Backend {
         if let Some(t) = f.get::<ShaNi>() {
             return Backend::ShaNi(t);
         }
-        #[cfg(target_arch = "arm")]
+        #[cfg(all(target_arch = "arm", simdcrypt_asm))]
         if let Some(t) = f.get::<crate::cpu::arch::ArmSha1>() {
             return Backend::ArmCe(t);
         }
@@ -51,7 +51,7 @@ impl Dispatch for Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(_) => "sha-ni",
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmCe(_) => "armv7-ce",
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(_) => "armv8-ce",
@@ -63,7 +63,7 @@ impl Dispatch for Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(_) => <ShaNi as crate::cpu::Token>::KEY,
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmCe(_) => <crate::cpu::arch::ArmSha1 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(_) => <Sha1Ce as crate::cpu::Token>::KEY,
@@ -81,7 +81,7 @@ impl super::Compress for Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(t) => x86_64_shani::compress(t, state, blocks),
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmCe(t) => arm::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(t) => aarch64_ce::compress(t, state, blocks),

@@ -1,6 +1,6 @@
 //! SHA-256 compression dispatch (SHA-224 shares it with another IV).
 
-#[cfg(target_arch = "arm")]
+#[cfg(all(target_arch = "arm", simdcrypt_asm))]
 use crate::cpu::arch::ArmSha2;
 #[cfg(target_arch = "aarch64")]
 use crate::cpu::arch::Sha256Ce;
@@ -10,7 +10,7 @@ use crate::cpu::{Dispatch, Features};
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64_ce;
-#[cfg(target_arch = "arm")]
+#[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm;
 mod soft;
 #[cfg(target_arch = "x86_64")]
@@ -70,7 +70,7 @@ pub(crate) enum Backend {
     Avx512(Avx2Bmi2, Avx512Bmi2),
     #[cfg(target_arch = "x86_64")]
     Avx2(Avx2Bmi2),
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmCe(ArmSha2),
     #[cfg(target_arch = "aarch64")]
     Ce(Sha256Ce),
@@ -91,7 +91,7 @@ impl Dispatch for Backend {
         if let Some(t) = f.get::<Avx2Bmi2>() {
             return Backend::Avx2(t);
         }
-        #[cfg(target_arch = "arm")]
+        #[cfg(all(target_arch = "arm", simdcrypt_asm))]
         if let Some(t) = f.get::<ArmSha2>() {
             return Backend::ArmCe(t);
         }
@@ -111,7 +111,7 @@ impl Dispatch for Backend {
             Backend::Avx512(..) => "avx512",
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(_) => "avx2",
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmCe(_) => "armv7-ce",
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(_) => "armv8-ce",
@@ -127,7 +127,7 @@ impl Dispatch for Backend {
             Backend::Avx512(..) => <Avx512Bmi2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(_) => <Avx2Bmi2 as crate::cpu::Token>::KEY,
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmCe(_) => <ArmSha2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(_) => <Sha256Ce as crate::cpu::Token>::KEY,
@@ -149,7 +149,7 @@ impl super::Compress for Backend {
             Backend::Avx512(t, k) => x86_64_avx2::compress_avx512(t, k, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(t) => x86_64_avx2::compress(t, state, blocks),
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmCe(t) => arm::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(t) => aarch64_ce::compress(t, state, blocks),

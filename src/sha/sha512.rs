@@ -8,7 +8,7 @@ use crate::cpu::{Dispatch, Features};
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64_ce;
-#[cfg(target_arch = "arm")]
+#[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm;
 mod soft;
 #[cfg(target_arch = "x86_64")]
@@ -172,7 +172,7 @@ pub(crate) enum Backend {
     Avx512(Avx2Bmi2, Avx512Bmi2),
     #[cfg(target_arch = "x86_64")]
     Avx2(Avx2Bmi2),
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmNeon(crate::cpu::arch::ArmNeon),
     #[cfg(target_arch = "aarch64")]
     Ce(Sha512Ce),
@@ -189,7 +189,7 @@ impl Dispatch for Backend {
         if let Some(t) = f.get::<Avx2Bmi2>() {
             return Backend::Avx2(t);
         }
-        #[cfg(target_arch = "arm")]
+        #[cfg(all(target_arch = "arm", simdcrypt_asm))]
         if let Some(t) = f.get::<crate::cpu::arch::ArmNeon>() {
             return Backend::ArmNeon(t);
         }
@@ -207,7 +207,7 @@ impl Dispatch for Backend {
             Backend::Avx512(..) => "avx512",
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(_) => "avx2",
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(_) => "armv7-neon",
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(_) => "armv8.2-sha512",
@@ -221,7 +221,7 @@ impl Dispatch for Backend {
             Backend::Avx512(..) => <Avx512Bmi2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(_) => <Avx2Bmi2 as crate::cpu::Token>::KEY,
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(_) => <crate::cpu::arch::ArmNeon as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(_) => <Sha512Ce as crate::cpu::Token>::KEY,
@@ -241,7 +241,7 @@ impl super::Compress for Backend {
             Backend::Avx512(t, k) => x86_64_avx2::compress_avx512(t, k, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2(t) => x86_64_avx2::compress(t, state, blocks),
-            #[cfg(target_arch = "arm")]
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(t) => arm::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(t) => aarch64_ce::compress(t, state, blocks),

@@ -370,6 +370,15 @@ pub fn env_disabled() -> BTreeSet<String> {
 
 type HwBackend = (&'static str, bool, &'static [&'static str]);
 
+/// Whether simdcrypt's assembly kernels are built in: build.rs sets `cfg(simdcrypt_asm)` (for
+/// this test crate as for the library) only on ELF targets other than `none`, and not under
+/// `SIMDCRYPT_NO_ASM=1`. An assembly-only kernel (`vaes-*`, `gfni-avx512`, `bitsliced-avx512`,
+/// `vpclmul-*`, ChaCha20 `avx512`, Poly1305 `avx512`/`avx512-ifma`) needs it as it needs its
+/// CPU features: without it the CPU's support for that kernel does not make it expected. On
+/// armv7 every kernel but the portable ones is assembly.
+#[cfg(any(target_arch = "x86_64", target_arch = "arm"))]
+const ASM: bool = cfg!(simdcrypt_asm);
+
 #[cfg(target_arch = "x86_64")]
 fn hardware_backends(hash: &str) -> Vec<HwBackend> {
     if is_aes(hash) {
@@ -441,11 +450,11 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
     let (hwcap, hwcap2) = arm_hwcaps();
     if hash == "chacha20" || hash == "poly1305" {
         // Both kernels are "armv7-neon" (asm, HWCAP_NEON = 1 << 12).
-        return vec![("armv7-neon", hwcap & (1 << 12) != 0, &["neon"])];
+        return vec![("armv7-neon", ASM && hwcap & (1 << 12) != 0, &["neon"])];
     }
     // Linux arch/arm/include/uapi/asm/hwcap.h: HWCAP_NEON = 1 << 12; HWCAP2_SHA1 = 1 << 2,
     // HWCAP2_SHA2 = 1 << 3.
-    let neon = hwcap & (1 << 12) != 0;
+    let neon = ASM && hwcap & (1 << 12) != 0;
     let sha1 = neon && hwcap2 & (1 << 2) != 0;
     let sha2 = neon && hwcap2 & (1 << 3) != 0;
     match hash {
@@ -465,7 +474,7 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
 #[cfg(target_arch = "x86_64")]
 fn aes_backends() -> Vec<HwBackend> {
     use std::is_x86_feature_detected as has;
-    let vaes_avx2 = has!("vaes") && has!("aes") && has!("avx2") && has!("avx");
+    let vaes_avx2 = ASM && has!("vaes") && has!("aes") && has!("avx2") && has!("avx");
     let vaes_avx512 = vaes_avx2 && has!("avx512f") && has!("avx512vl") && has!("avx512bw");
     let aesni = has!("aes") && has!("sse2") && has!("ssse3") && has!("sse4.1");
     let avx2 = has!("avx2") && has!("avx");
@@ -482,12 +491,12 @@ fn aes_backends() -> Vec<HwBackend> {
         ("aes-ni", aesni, &["aes", "sse2", "ssse3", "sse4.1"]),
         (
             "gfni-avx512",
-            avx2 && has!("gfni") && has!("avx512f") && has!("avx512bw") && has!("bmi2"),
+            ASM && avx2 && has!("gfni") && has!("avx512f") && has!("avx512bw") && has!("bmi2"),
             &["gfni", "avx512f", "avx512bw", "avx2", "avx", "bmi2"],
         ),
         (
             "bitsliced-avx512",
-            avx2 && has!("avx512f") && has!("avx512bw"),
+            ASM && avx2 && has!("avx512f") && has!("avx512bw"),
             &["avx512f", "avx512bw", "avx2", "avx"],
         ),
         ("bitsliced-avx2", avx2, &["avx2", "avx"]),
@@ -501,7 +510,7 @@ fn aes_backends() -> Vec<HwBackend> {
 fn chacha_poly_backends(primitive: &str) -> Vec<HwBackend> {
     use std::is_x86_feature_detected as has;
     let avx2 = has!("avx2") && has!("avx");
-    let avx512 = avx2 && has!("avx512f") && has!("avx512vl");
+    let avx512 = ASM && avx2 && has!("avx512f") && has!("avx512vl");
     let ifma = avx512 && has!("avx512ifma");
     const AVX512: &[&str] = &["avx512f", "avx512vl", "avx2", "avx"];
     const AVX2: &[&str] = &["avx2", "avx"];
@@ -542,7 +551,7 @@ fn aes_backends() -> Vec<HwBackend> {
 fn aes_backends() -> Vec<HwBackend> {
     let (hwcap, hwcap2) = arm_hwcaps();
     // Linux arch/arm/include/uapi/asm/hwcap.h: HWCAP_NEON = 1 << 12, HWCAP2_AES = 1 << 0.
-    let neon = hwcap & (1 << 12) != 0;
+    let neon = ASM && hwcap & (1 << 12) != 0;
     let aes = neon && hwcap2 & 1 != 0;
     vec![
         ("armv7-ce", aes, &["aes", "neon"]),
@@ -557,7 +566,8 @@ fn aes_backends() -> Vec<HwBackend> {
 #[cfg(target_arch = "x86_64")]
 fn ghash_backends() -> Vec<HwBackend> {
     use std::is_x86_feature_detected as has;
-    let vpclmul_avx2 = has!("vpclmulqdq") && has!("pclmulqdq") && has!("avx2") && has!("avx");
+    let vpclmul_avx2 =
+        ASM && has!("vpclmulqdq") && has!("pclmulqdq") && has!("avx2") && has!("avx");
     let vpclmul_avx512 = vpclmul_avx2 && has!("avx512f") && has!("avx512vl") && has!("avx512bw");
     let clmul = has!("pclmulqdq") && has!("sse2") && has!("ssse3");
     vec![
@@ -598,7 +608,7 @@ fn ghash_backends() -> Vec<HwBackend> {
 fn ghash_backends() -> Vec<HwBackend> {
     let (hwcap, hwcap2) = arm_hwcaps();
     // Linux arch/arm/include/uapi/asm/hwcap.h: HWCAP_NEON = 1 << 12, HWCAP2_PMULL = 1 << 1.
-    let neon = hwcap & (1 << 12) != 0;
+    let neon = ASM && hwcap & (1 << 12) != 0;
     let pmull = neon && hwcap2 & (1 << 1) != 0;
     vec![
         ("armv7-pmull", pmull, &["pmull", "neon"]),
