@@ -33,8 +33,8 @@ fn ige_reference(block: impl Fn(&mut aes::Block), iv: &[u8; 32], data: &mut [u8]
         prev_out.copy_from_slice(&iv[16..]);
         prev_in.copy_from_slice(&iv[..16]);
     }
-    for out in data.chunks_exact_mut(16) {
-        let input: [u8; 16] = (&*out).try_into().unwrap();
+    for out in data.as_chunks_mut::<16>().0 {
+        let input = *out;
         let mut x = aes::Block::default();
         for i in 0..16 {
             x[i] = input[i] ^ prev_out[i];
@@ -43,7 +43,7 @@ fn ige_reference(block: impl Fn(&mut aes::Block), iv: &[u8; 32], data: &mut [u8]
         for i in 0..16 {
             out[i] = x[i] ^ prev_in[i];
         }
-        prev_out.copy_from_slice(out);
+        prev_out = *out;
         prev_in = input;
     }
 }
