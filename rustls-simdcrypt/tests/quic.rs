@@ -186,7 +186,10 @@ fn rfc9001_a5_chacha20_short_header() {
         .header
         .encrypt_in_place(&packet[5..21], &mut first, &mut pn)
         .unwrap();
-    assert_eq!((first, pn), (0x03 ^ (0xae & 0x1f), [0xfe, 0xfe, 0x7d, 0x03]));
+    assert_eq!(
+        (first, pn),
+        (0x03 ^ (0xae & 0x1f), [0xfe, 0xfe, 0x7d, 0x03])
+    );
 }
 
 /// For each suite: the same Initial keys (the suite's own hash in the key schedule) and packet
