@@ -38,6 +38,20 @@ pub struct Hkdf<H>(PhantomData<fn() -> H>);
 pub static HKDF_SHA256: Hkdf<simdcrypt::sha::Sha256> = Hkdf(PhantomData);
 
 /// HKDF-SHA-384 (the TLS 1.3 AES-256-GCM suite).
+///
+/// ```
+/// use rustls::crypto::hmac::Hmac as _;
+/// use rustls::crypto::tls13::Hkdf as _;
+/// use rustls_simdcrypt::{hkdf::HKDF_SHA384, hmac::HMAC_SHA384};
+///
+/// // HKDF by its definition (RFC 5869 §2): PRK = HMAC(salt, IKM), T(1) = HMAC(PRK, info ‖ 1).
+/// let prk = HMAC_SHA384.with_key(b"salt").sign(&[b"input key material"]);
+/// let t1 = HMAC_SHA384.with_key(prk.as_ref()).sign(&[b"label", &[1]]);
+///
+/// let expander = HKDF_SHA384.extract_from_secret(Some(b"salt"), b"input key material");
+/// assert_eq!(expander.hash_len(), 48);
+/// assert_eq!(expander.expand_block(&[b"lab", b"el"]).as_ref(), t1.as_ref());
+/// ```
 pub static HKDF_SHA384: Hkdf<simdcrypt::sha::Sha384> = Hkdf(PhantomData);
 
 /// HKDF-Extract(salt, ikm) as an expander; `None` salt is HashLen zero bytes.

@@ -265,3 +265,8 @@ tls12_suite!(
     &CHACHA,
     u64::MAX
 );
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
