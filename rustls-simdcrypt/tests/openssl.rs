@@ -47,10 +47,13 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(tag: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
         let p = std::env::temp_dir().join(format!(
-            "rustls-simdcrypt-{tag}-{}-{:?}",
-            std::process::id(),
-            Instant::now()
+            "rustls-simdcrypt-{tag}-{}-{nanos}",
+            std::process::id()
         ));
         std::fs::create_dir_all(&p).unwrap();
         TempDir(p)
