@@ -214,7 +214,8 @@ fn hashes() {
 fn hmac_hkdf<H: Hash>() {
     let [mut g, mut k, _] = regions();
     // (message, key, HMAC, HKDF output)
-    let cases: Vec<(Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>)> = some_lengths()
+    type Case = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
+    let cases: Vec<Case> = some_lengths()
         .map(|len| {
             let msg = data(len, 2);
             // Keys shorter than, equal to and longer than the block.
