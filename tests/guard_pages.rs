@@ -193,8 +193,12 @@ fn hash<H: Hash>() {
                     h.update(g.place(At::Tail, &msg[off..off + n]));
                     off += n;
                 }
-                let what = format_args!("{} {backend} {len}", H::NAME);
-                same(h.finalize().as_ref(), want.as_ref(), what);
+                let name = H::NAME;
+                same(
+                    h.finalize().as_ref(),
+                    want.as_ref(),
+                    format_args!("{name} {backend} {len}"),
+                );
             }
             let got = H::digest_with(features, g.place(At::Head, msg));
             same(
