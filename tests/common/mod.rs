@@ -9,6 +9,7 @@
 pub mod chacha;
 pub mod gcm;
 pub mod gcm_ref;
+pub mod json;
 pub mod vectors;
 
 use std::collections::{BTreeMap, BTreeSet};
