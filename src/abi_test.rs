@@ -7,7 +7,7 @@
 //!
 //! | arch | callee-saved registers checked | other checks |
 //! |---|---|---|
-//! | x86_64 (SysV) | rbx rbp r12 r13 r14 r15 | rsp, direction flag clear |
+//! | x86_64 (SysV) | rbx rbp r12 r13 r14 r15 | rsp, direction flag clear, no secret left in a vector or scratch register (below) |
 //! | aarch64 (AAPCS64) | x19-x28 x29, d8-d15 | sp |
 //! | arm (AAPCS, hard-float) | r4-r11, d8-d15 | sp |
 //!
@@ -19,6 +19,46 @@
 //! (see build.rs) and is empty elsewhere. Its assembly is a static library of its own,
 //! `simdcrypt_abi_test`, linked here and only here (this module is `#[cfg(test)]`), so the
 //! trampoline and canaries never ship in the library.
+//!
+//! # Secrets left in registers: the policy (x86_64)
+//!
+//! DESIGN.md rule 10 asks that no kernel leave key material in registers or on the stack.
+//! The one policy, written out in `asm/x86_64/vec_clear.h` and checked here, is: before it
+//! returns, every x86_64 assembly kernel that touches key material, round keys, powers of H
+//! or r, keystream, hash or MAC state, or message data
+//!
+//! 1. zeroes every vector register it may have written: `vzeroall` for xmm/ymm/zmm0-15,
+//!    and, in kernels with EVEX encodings, an EVEX `vpxord` of each of zmm16-31 first
+//!    (the `CLEAR` and `CLEAR_AVX` macros of vec_clear.h). `vzeroupper` alone is not enough:
+//!    it keeps bits 127:0 of xmm0-15, where the round keys, H powers and keystream were;
+//! 2. zeroes every caller-saved general-purpose register (rax rcx rdx rsi rdi r8-r11) that
+//!    held a secret-derived value (today: the scalar Poly1305 products of
+//!    chacha_poly_avx512.S in rdx, r8, r9). Pointers, lengths, block counts, loop counters
+//!    and the public counter words stay. Callee-saved registers are restored as the ABI
+//!    requires;
+//! 3. zeroes whatever key-derived data it put on the stack or in the red zone (chacha_avx2.S
+//!    its frame, chacha_avx512.S and chacha_poly_avx512.S the 64-byte PRE area); the other
+//!    kernels use no stack.
+//!
+//! Opmask registers hold only length-derived tail masks in our kernels and are not cleared.
+//!
+//! The check: on x86_64 the trampoline also fills every vector register with a random canary
+//! before the call (zmm0-31 when the CPU has AVX512F, else ymm0-15 with AVX, else xmm0-15)
+//! and records them after it; every 16-byte lane must come back either as the canary's
+//! (untouched) or as zero. It records the caller-saved registers rcx rdx rsi rdi r8-r11
+//! too (r10 and r11 zeroed before the call): each must look public, i.e. be zero, fit in
+//! 32 bits, be a low-bit mask, lie within 2^24 of an argument of the call, or be an address
+//! in a mapping of the process (a pointer into a constant table) (a 64-bit
+//! secret passes that by chance with probability below 2^-29; a secret of 32 bits or fewer
+//! is not caught, which is why point 2 is also a review rule). [`AbiReport::assert_clean`]
+//! fails on any of these, so every kernel's ABI test enforces the policy; the canaries
+//! below prove each check can fail.
+//!
+//! The cost: a kernel's end changes from `vzeroupper` to `CLEAR` (16 zeroing idioms and
+//! `vzeroall`). In a loop calling a function that writes all 32 zmm registers, that is
+//! 16.9 TSC ticks per call against 12.8 with `vzeroupper` (4 ticks; `vzeroall` alone 15.4;
+//! the EVEX xmm and zmm forms of the zeroing cost the same), on the Xeon (Sapphire Rapids
+//! class) this was written on.
 
 #[cfg(all(
     any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm"),
@@ -80,6 +120,20 @@ mod imp {
         simd_out: [u64; NSIMD],
         sp_delta: isize,
         flags: usize,
+        /// x86_64: rcx rdx rsi rdi r8 r9 r10 r11 after the call.
+        #[cfg(target_arch = "x86_64")]
+        scratch: [u64; 8],
+        /// x86_64: the width of the vector canary (0 xmm0-15, 1 ymm0-15, 2 zmm0-31).
+        #[cfg(target_arch = "x86_64")]
+        vec_mode: u64,
+        #[cfg(target_arch = "x86_64")]
+        _pad: u64,
+        /// x86_64: the vector canary, 64 bytes per register.
+        #[cfg(target_arch = "x86_64")]
+        vec_in: [[u8; 64]; 32],
+        /// x86_64: the vector registers after the call (same layout and width).
+        #[cfg(target_arch = "x86_64")]
+        vec_out: [[u8; 64]; 32],
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -88,6 +142,10 @@ mod imp {
         assert!(core::mem::offset_of!(Frame, gpr_out) == 48);
         assert!(core::mem::offset_of!(Frame, sp_delta) == 96);
         assert!(core::mem::offset_of!(Frame, flags) == 104);
+        assert!(core::mem::offset_of!(Frame, scratch) == 112);
+        assert!(core::mem::offset_of!(Frame, vec_mode) == 176);
+        assert!(core::mem::offset_of!(Frame, vec_in) == 192);
+        assert!(core::mem::offset_of!(Frame, vec_out) == 2240);
     };
     #[cfg(target_arch = "aarch64")]
     const _: () = {
@@ -130,7 +188,43 @@ mod imp {
         z ^ (z >> 31)
     }
 
-    /// What a call did to the registers the ABI says it must preserve.
+    /// x86_64: the caller-saved general-purpose registers the trampoline records.
+    #[cfg(target_arch = "x86_64")]
+    const SCRATCH: [&str; 8] = ["rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11"];
+
+    /// x86_64: whether a caller-saved register value looks public (policy point 2, see the
+    /// module doc): zero, a 32-bit value (counts, counter words), a low-bit mask `2^k - 1`,
+    /// within 2^24 of one of the call's arguments (pointers and lengths moved by the call), or
+    /// an address inside a mapping of this process (a pointer into a constant table; an
+    /// address is not a secret). A 64-bit secret passes by chance with probability below
+    /// 2^-29.
+    #[cfg(target_arch = "x86_64")]
+    fn looks_public(v: u64, args: &[usize]) -> bool {
+        const NEAR: u64 = 1 << 24;
+        let small = (v as i64).unsigned_abs() <= u64::from(u32::MAX);
+        let mask = v & v.wrapping_add(1) == 0;
+        let near = args.iter().any(|&a| {
+            let d = v.wrapping_sub(a as u64);
+            d <= NEAR || d.wrapping_neg() <= NEAR
+        });
+        small || mask || near || is_mapped(v)
+    }
+
+    /// x86_64: whether `v` is an address in one of the process's mappings (/proc/self/maps).
+    #[cfg(target_arch = "x86_64")]
+    fn is_mapped(v: u64) -> bool {
+        let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
+            return false;
+        };
+        maps.lines().any(|l| {
+            let range = l.split(' ').next().unwrap_or("");
+            let mut ends = range.split('-').map(|x| u64::from_str_radix(x, 16));
+            matches!((ends.next(), ends.next()), (Some(Ok(lo)), Some(Ok(hi))) if lo <= v && v < hi)
+        })
+    }
+
+    /// What a call did to the registers the ABI says it must preserve, and (x86_64) to the
+    /// ones the register policy says it must leave without secrets.
     #[derive(Debug, Clone)]
     pub(crate) struct AbiReport {
         /// (register, value before, value after) for every register that changed.
@@ -139,12 +233,41 @@ mod imp {
         sp_delta: isize,
         /// x86_64: the direction flag was set on return.
         df_set: bool,
+        /// x86_64: (register number, 16-byte lane, its value) for every lane of a vector
+        /// register that is neither the canary nor zero after the call.
+        vec_dirty: Vec<(usize, usize, u128)>,
+        /// x86_64: the register name the vector check uses ("xmm", "ymm" or "zmm").
+        #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+        vec_name: &'static str,
+        /// x86_64: (register, value) for every caller-saved general-purpose register whose
+        /// value does not look public ([`looks_public`]).
+        gpr_suspect: Vec<(&'static str, u64)>,
     }
 
     impl AbiReport {
         /// Whether the callee kept every rule checked.
         pub(crate) fn is_clean(&self) -> bool {
-            self.changed.is_empty() && self.sp_delta == 0 && !self.df_set
+            self.changed.is_empty()
+                && self.sp_delta == 0
+                && !self.df_set
+                && self.vec_dirty.is_empty()
+                && self.gpr_suspect.is_empty()
+        }
+
+        /// x86_64: the numbers of the vector registers that hold something other than the
+        /// canary or zero after the call (sorted, each once).
+        #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+        pub(crate) fn vec_dirty(&self) -> Vec<usize> {
+            let mut v: Vec<usize> = self.vec_dirty.iter().map(|d| d.0).collect();
+            v.dedup();
+            v
+        }
+
+        /// x86_64: the caller-saved general-purpose registers left with a value that does
+        /// not look public.
+        #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+        pub(crate) fn gpr_suspect(&self) -> Vec<&'static str> {
+            self.gpr_suspect.iter().map(|g| g.0).collect()
         }
 
         /// The names of the callee-saved registers that came back changed.
@@ -169,7 +292,8 @@ mod imp {
             if self.is_clean() {
                 return;
             }
-            let mut msg = String::from("assembly function broke the calling convention:");
+            let mut msg =
+                String::from("assembly function broke the calling convention or register policy:");
             for (r, before, after) in &self.changed {
                 msg += &std::format!(" {r} clobbered ({before:#x} -> {after:#x});");
             }
@@ -179,8 +303,74 @@ mod imp {
             if self.df_set {
                 msg += " direction flag left set;";
             }
+            for (r, lane, v) in &self.vec_dirty {
+                msg += &std::format!(
+                    " {}{r} lane {lane} left neither canary nor zero ({v:#034x});",
+                    self.vec_name
+                );
+            }
+            for (r, v) in &self.gpr_suspect {
+                msg += &std::format!(" {r} left holding a non-public-looking value ({v:#x});");
+            }
             panic!("{msg}");
         }
+    }
+
+    /// The x86_64 register-policy checks of one call (see the module doc): the vector lanes
+    /// that are neither the canary nor zero, the scratch registers that do not look public,
+    /// and the register name to report.
+    #[cfg(target_arch = "x86_64")]
+    #[allow(clippy::type_complexity)]
+    fn policy_checks(
+        fr: &Frame,
+        a: &[usize],
+    ) -> (
+        Vec<(usize, usize, u128)>,
+        Vec<(&'static str, u64)>,
+        &'static str,
+    ) {
+        let (mut vec_dirty, mut gpr_suspect) = (Vec::new(), Vec::new());
+        // Each 16-byte lane the trampoline loaded must come back as the canary's lane
+        // (untouched; a legacy-SSE write or `vzeroupper` can zero some lanes of a register
+        // and leave the others) or as zero.
+        let (nreg, lanes, name) = match fr.vec_mode {
+            2 => (32, 4, "zmm"),
+            1 => (16, 2, "ymm"),
+            _ => (16, 1, "xmm"),
+        };
+        for r in 0..nreg {
+            for l in 0..lanes {
+                let lane = |b: &[u8; 64]| {
+                    let mut w = [0u8; 16];
+                    w.copy_from_slice(&b[16 * l..16 * l + 16]);
+                    u128::from_le_bytes(w)
+                };
+                let (canary, got) = (lane(&fr.vec_in[r]), lane(&fr.vec_out[r]));
+                if got != canary && got != 0 {
+                    vec_dirty.push((r, l, got));
+                }
+            }
+        }
+        for (i, reg) in SCRATCH.iter().enumerate() {
+            if !looks_public(fr.scratch[i], a) {
+                gpr_suspect.push((*reg, fr.scratch[i]));
+            }
+        }
+        (vec_dirty, gpr_suspect, name)
+    }
+
+    /// No register-policy checks on this architecture.
+    #[cfg(not(target_arch = "x86_64"))]
+    #[allow(clippy::type_complexity)]
+    fn policy_checks(
+        _fr: &Frame,
+        _a: &[usize],
+    ) -> (
+        Vec<(usize, usize, u128)>,
+        Vec<(&'static str, u64)>,
+        &'static str,
+    ) {
+        (Vec::new(), Vec::new(), "")
     }
 
     /// Calls `f(args[0], ..)` through the checking trampoline; returns its result (the first
@@ -204,12 +394,34 @@ mod imp {
             simd_out: [0; NSIMD],
             sp_delta: 0,
             flags: 0,
+            #[cfg(target_arch = "x86_64")]
+            scratch: [0; 8],
+            #[cfg(target_arch = "x86_64")]
+            vec_mode: if std::is_x86_feature_detected!("avx512f") {
+                2
+            } else if std::is_x86_feature_detected!("avx") {
+                1
+            } else {
+                0
+            },
+            #[cfg(target_arch = "x86_64")]
+            _pad: 0,
+            #[cfg(target_arch = "x86_64")]
+            vec_in: [[0; 64]; 32],
+            #[cfg(target_arch = "x86_64")]
+            vec_out: [[0; 64]; 32],
         };
         for r in fr.gpr_in.iter_mut() {
             *r = splitmix(&mut seed) as usize;
         }
         for r in fr.simd_in.iter_mut() {
             *r = splitmix(&mut seed);
+        }
+        #[cfg(target_arch = "x86_64")]
+        for r in fr.vec_in.iter_mut() {
+            for w in r.chunks_exact_mut(8) {
+                w.copy_from_slice(&splitmix(&mut seed).to_le_bytes());
+            }
         }
 
         let ret = {
@@ -234,12 +446,16 @@ mod imp {
             }
         }
         let df_set = cfg!(target_arch = "x86_64") && fr.flags & (1 << 10) != 0;
+        let (vec_dirty, gpr_suspect, vec_name) = policy_checks(&fr, &a);
         (
             ret,
             AbiReport {
                 changed,
                 sp_delta: fr.sp_delta,
                 df_set,
+                vec_dirty,
+                vec_name,
+                gpr_suspect,
             },
         )
     }
@@ -266,6 +482,18 @@ mod imp {
         unsafe extern "C" {
             /// Returns with the direction flag set.
             fn simdcrypt_abi_canary_df();
+            /// Leaves its argument in xmm5 (SSE2).
+            fn simdcrypt_abi_canary_vec_leak();
+            /// Leaves its argument in xmm7 after `vzeroupper` (AVX).
+            fn simdcrypt_abi_canary_vec_leak_vzu();
+            /// Leaves zmm20 all ones after `vzeroall` (AVX512F).
+            fn simdcrypt_abi_canary_vec_leak_zmm();
+            /// Puts its argument in xmm5, then zeroes xmm5 (SSE2).
+            fn simdcrypt_abi_canary_vec_wipe();
+            /// Puts its argument in zmm3 and zmm20, then CLEAR (AVX512F).
+            fn simdcrypt_abi_canary_vec_wipe_zmm();
+            /// Leaves a 64-bit multiple of its argument in r9.
+            fn simdcrypt_abi_canary_gpr_leak();
         }
 
         #[test]
@@ -336,6 +564,98 @@ mod imp {
             let (_, rep) = unsafe { abi_call(simdcrypt_abi_canary_df as *const (), &[]) };
             assert!(rep.df_set());
             assert!(!rep.is_clean());
+        }
+
+        /// A "secret" for the policy canaries: 64 irregular bits, neither zero nor small.
+        #[cfg(target_arch = "x86_64")]
+        const SECRET: usize = 0x5be0_cd19_137e_2179;
+
+        #[test]
+        #[cfg(target_arch = "x86_64")]
+        fn vector_register_left_holding_data_is_caught() {
+            // SAFETY: the canary takes one integer and reads no memory (SSE2 is baseline).
+            let (_, rep) =
+                unsafe { abi_call(simdcrypt_abi_canary_vec_leak as *const (), &[SECRET]) };
+            assert!(!rep.is_clean());
+            assert_eq!(rep.vec_dirty(), [5]);
+            assert!(rep.clobbered().is_empty() && rep.gpr_suspect().is_empty());
+            let msg = std::panic::catch_unwind(|| rep.assert_clean()).unwrap_err();
+            let msg = msg.downcast_ref::<String>().unwrap();
+            assert!(
+                msg.contains("mm5 lane 0") && msg.contains("5be0cd19137e2179"),
+                "{msg}"
+            );
+        }
+
+        #[test]
+        #[cfg(target_arch = "x86_64")]
+        fn vzeroupper_alone_is_caught() {
+            if !std::is_x86_feature_detected!("avx") {
+                std::eprintln!("no AVX: vzeroupper canary not run");
+                return;
+            }
+            // SAFETY: the canary takes one integer and reads no memory; the CPU has AVX.
+            let (_, rep) =
+                unsafe { abi_call(simdcrypt_abi_canary_vec_leak_vzu as *const (), &[SECRET]) };
+            assert!(!rep.is_clean());
+            assert_eq!(rep.vec_dirty(), [7]);
+        }
+
+        #[test]
+        #[cfg(target_arch = "x86_64")]
+        fn high_vector_register_is_caught() {
+            if !std::is_x86_feature_detected!("avx512f") {
+                std::eprintln!("no AVX512F: zmm16-31 canary not run");
+                return;
+            }
+            // SAFETY: the canary takes no arguments and reads no memory; the CPU has AVX512F.
+            let (_, rep) = unsafe { abi_call(simdcrypt_abi_canary_vec_leak_zmm as *const (), &[]) };
+            assert!(!rep.is_clean());
+            assert_eq!(rep.vec_dirty(), [20]);
+        }
+
+        #[test]
+        #[cfg(target_arch = "x86_64")]
+        fn wiped_vector_registers_are_clean() {
+            // SAFETY: the canary takes one integer and reads no memory (SSE2 is baseline).
+            let (_, rep) =
+                unsafe { abi_call(simdcrypt_abi_canary_vec_wipe as *const (), &[SECRET]) };
+            rep.assert_clean();
+            if std::is_x86_feature_detected!("avx512f") {
+                // SAFETY: as above; the CPU has AVX512F.
+                let (_, rep) =
+                    unsafe { abi_call(simdcrypt_abi_canary_vec_wipe_zmm as *const (), &[SECRET]) };
+                rep.assert_clean();
+            }
+        }
+
+        #[test]
+        #[cfg(target_arch = "x86_64")]
+        fn general_register_left_holding_a_secret_is_caught() {
+            // SAFETY: the canary takes one integer and reads no memory.
+            let (_, rep) =
+                unsafe { abi_call(simdcrypt_abi_canary_gpr_leak as *const (), &[SECRET]) };
+            assert!(!rep.is_clean());
+            assert_eq!(rep.gpr_suspect(), ["r9"]);
+            assert!(rep.vec_dirty().is_empty() && rep.clobbered().is_empty());
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        static SECRET_TABLE: [u8; 16] = [7; 16];
+
+        #[test]
+        #[cfg(target_arch = "x86_64")]
+        fn public_looking_values() {
+            let args = [0x7f12_3456_7000usize, 4096];
+            assert!(looks_public(0, &args));
+            assert!(looks_public(0xffff_fff0, &args)); // a 32-bit counter word
+            assert!(looks_public(u64::MAX, &args)); // an all-ones mask
+            assert!(looks_public(0x0000_00ff_ffff_ffff, &args)); // a bzhi mask
+            assert!(looks_public(0x7f12_3456_7000 + 5000, &args)); // a pointer moved on
+            assert!(looks_public(0x7f12_3456_7000 - 16, &args));
+            assert!(looks_public(SECRET_TABLE.as_ptr() as u64 + 4, &args)); // a table pointer
+            assert!(!looks_public(SECRET as u64, &args));
+            assert!(!looks_public(0x7f12_3456_7000 + (1 << 25), &args));
         }
     }
 }

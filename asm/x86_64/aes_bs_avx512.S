@@ -10,7 +10,8 @@
  * Features: AVX512F (vpternlogq, vprorq, embedded broadcast) and AVX512BW (vpshufb on zmm);
  * the Rust token Avx512Bw proves them. ABI: System V AMD64 psABI; leaf functions using only
  * rax, rcx, rdx, rsi, rdi and zmm0-31 (all caller-saved), no stack; they end with
- * `vzeroupper`.
+ * CLEAR (vec_clear.h: every vector register zeroed; the bit-sliced state and the round keys
+ * were in them).
  *
  * Structure: each piece below is straight-line code that takes the state in zmm0-7 and leaves
  * it there (its values in zmm0-31). A loop runs the rounds: SubBytes, then (but in the last
@@ -43,6 +44,10 @@
  */
 
 #if defined(__ELF__) && defined(__x86_64__)
+
+#include "cet.h"
+/* CLEAR, CLEAR_AVX (vec_clear.h): the register-scrubbing policy. */
+#include "vec_clear.h"
 
 #define RK      %rdi
 #define ST      %rdx
@@ -81,6 +86,7 @@
         .p2align 5
 simdcrypt_aes_bs_encrypt_avx512:
         .cfi_startproc
+        ENDBR
         vmovdqu64 0(ST), %zmm0
         vmovdqu64 64(ST), %zmm1
         vmovdqu64 128(ST), %zmm2
@@ -488,7 +494,7 @@ simdcrypt_aes_bs_encrypt_avx512:
         vmovdqu64 %zmm5, 320(ST)
         vmovdqu64 %zmm6, 384(ST)
         vmovdqu64 %zmm7, 448(ST)
-        vzeroupper
+        CLEAR
         ret
         .cfi_endproc
         .size   simdcrypt_aes_bs_encrypt_avx512, .-simdcrypt_aes_bs_encrypt_avx512
@@ -500,6 +506,7 @@ simdcrypt_aes_bs_encrypt_avx512:
         .p2align 5
 simdcrypt_aes_bs_decrypt_avx512:
         .cfi_startproc
+        ENDBR
         vmovdqu64 0(ST), %zmm0
         vmovdqu64 64(ST), %zmm1
         vmovdqu64 128(ST), %zmm2
@@ -1007,7 +1014,7 @@ simdcrypt_aes_bs_decrypt_avx512:
         vmovdqu64 %zmm5, 320(ST)
         vmovdqu64 %zmm6, 384(ST)
         vmovdqu64 %zmm7, 448(ST)
-        vzeroupper
+        CLEAR
         ret
         .cfi_endproc
         .size   simdcrypt_aes_bs_decrypt_avx512, .-simdcrypt_aes_bs_decrypt_avx512

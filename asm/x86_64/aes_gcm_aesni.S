@@ -9,7 +9,8 @@
  * `vpclmulqdq`, `vpshufb`, ... on xmm0-15, three operands, unaligned memory operands). The
  * Rust tokens AesNi, Clmul and Avx prove them. ABI: System V AMD64 psABI; both functions
  * are leaves that use only caller-saved registers (rax, rdx, rcx, rsi, rdi, r8-r11,
- * xmm0-15), no stack, and end with `vzeroupper`.
+ * xmm0-15), no stack, and end with
+ * CLEAR_AVX (vec_clear.h: `vzeroall`, so no round key, H power or keystream is left).
  * ELF only (the wrapper is compiled for Linux and the BSDs).
  *
  * Functions (any alignment for every pointer; any nblocks >= 8):
@@ -98,6 +99,10 @@
  */
 
 #if defined(__ELF__) && defined(__x86_64__)
+
+#include "cet.h"
+/* CLEAR, CLEAR_AVX (vec_clear.h): the register-scrubbing policy. */
+#include "vec_clear.h"
 
 #define RK      %rdi
 #define NR      %rsi
@@ -440,13 +445,14 @@
 /* FINISH: Y and the next counter block (CUR, reversed back) to the state, each as one
  * 16-byte store: the caller reloads both as 16-byte blocks and goes on with the rest of the
  * text, and a load that a narrower store only partly covers cannot be forwarded from it. The
- * `vzeroupper` leaves the upper state clean for the legacy-SSE kernels that may follow. */
+ * CLEAR_AVX (`vzeroall`) zeroes xmm0-15 (round keys, H powers, keystream: vec_clear.h) and
+ * leaves the upper state clean for the legacy-SSE kernels that may follow. */
 .macro FINISH
         vpshufb BSW, HI, HI
         vmovdqu HI, 0(ST)
         vpshufb BSW, CUR, CUR
         vmovdqu CUR, 16(ST)
-        vzeroupper
+        CLEAR_AVX
         ret
 .endm
 
@@ -455,6 +461,7 @@
         .type   simdcrypt_aes_gcm_enc_aesni, @function
         .p2align 5
 simdcrypt_aes_gcm_enc_aesni:
+        ENDBR
         SETUP
         /* The first group: AES alone (there is no ciphertext to hash yet). */
         STEP    1, 0, 0(DATA)
@@ -487,6 +494,7 @@ simdcrypt_aes_gcm_enc_aesni:
         .type   simdcrypt_aes_gcm_dec_aesni, @function
         .p2align 5
 simdcrypt_aes_gcm_dec_aesni:
+        ENDBR
         SETUP
         .p2align 4
 .Ldec_loop:

@@ -10,7 +10,7 @@
  * prove them.
  * ABI: System V AMD64 psABI; both functions are leaves that use only caller-saved registers
  * (rax, rcx, rdx, rsi, rdi, r8-r11, all vector and opmask registers), no stack, and end with
- * `vzeroupper`. ELF only (the wrapper is compiled for Linux and the BSDs).
+ * CLEAR (vec_clear.h: every vector register zeroed). ELF only (the wrapper is compiled for Linux and the BSDs).
  *
  * Functions (any alignment for every pointer; any nbytes >= 1):
  *   void simdcrypt_aes_gcm_enc_vaes512(const u8 rk[240], size_t nr, struct state *st,
@@ -127,6 +127,10 @@
  */
 
 #if defined(__ELF__) && defined(__x86_64__)
+
+#include "cet.h"
+/* CLEAR, CLEAR_AVX (vec_clear.h): the register-scrubbing policy. */
+#include "vec_clear.h"
 
 #define RK      %rdi
 #define NR      %rsi
@@ -819,7 +823,7 @@
         movl    CLO, %eax
         bswapl  %eax
         movl    %eax, 28(ST)                    /* inc32: only the low word changed */
-        vzeroupper
+        CLEAR
         ret
 .endm
 
@@ -828,6 +832,7 @@
         .type   simdcrypt_aes_gcm_enc_vaes512, @function
         .p2align 5
 simdcrypt_aes_gcm_enc_vaes512:
+        ENDBR
         SETUP
         cmpq    $256, NBLK
         jb      .Lenc_tail_only
@@ -900,6 +905,7 @@ simdcrypt_aes_gcm_enc_vaes512:
         .type   simdcrypt_aes_gcm_dec_vaes512, @function
         .p2align 5
 simdcrypt_aes_gcm_dec_vaes512:
+        ENDBR
         SETUP
         BY_NR   .Ldec_nr
 /*

@@ -7,7 +7,7 @@
  * Features: VAES, AES-NI, VPCLMULQDQ, PCLMULQDQ, AVX, AVX2 (VEX-encoded only: ymm0-15, no
  * opmasks, no `vpternlogd`). The Rust tokens VaesAvx2 and VpclmulAvx2 prove them. ABI: System
  * V AMD64 psABI; both functions are leaves that use only caller-saved registers (rcx, rdx,
- * rsi, rdi, r8-r11, ymm0-15), no stack, and end with `vzeroupper`. ELF only (the wrapper is
+ * rsi, rdi, r8-r11, ymm0-15), no stack, and end with CLEAR_AVX (vec_clear.h: `vzeroall`). ELF only (the wrapper is
  * compiled for Linux and the BSDs).
  *
  * Functions (any alignment for every pointer; nblocks a multiple of 16, at least 16):
@@ -91,6 +91,10 @@
  */
 
 #if defined(__ELF__) && defined(__x86_64__)
+
+#include "cet.h"
+/* CLEAR, CLEAR_AVX (vec_clear.h): the register-scrubbing policy. */
+#include "vec_clear.h"
 
 #define RK      %rdi
 #define NR      %rsi
@@ -350,7 +354,7 @@
         vmovdqu %xmm10, 0(ST)
         vpshufb .Lbswap(%rip), %xmm15, %xmm15
         vmovdqu %xmm15, 16(ST)
-        vzeroupper
+        CLEAR_AVX
         ret
 .endm
 
@@ -359,6 +363,7 @@
         .type   simdcrypt_aes_gcm_enc_vaes256, @function
         .p2align 5
 simdcrypt_aes_gcm_enc_vaes256:
+        ENDBR
         SETUP
         /* The first group: AES alone (there is no ciphertext to hash yet). */
         STEP    1, 0, 0(DATA)
@@ -380,6 +385,7 @@ simdcrypt_aes_gcm_enc_vaes256:
         .type   simdcrypt_aes_gcm_dec_vaes256, @function
         .p2align 5
 simdcrypt_aes_gcm_dec_vaes256:
+        ENDBR
         SETUP
         .p2align 4
 .Ldec_loop:

@@ -6,7 +6,7 @@
  * `vbroadcasti32x4`, opmasks), AVX512BW (`vpshufb` on zmm, byte-masked `vmovdqu8`) and BMI2
  * (`bzhi`, the byte masks of the last step); not AVX512VL: the serial path runs on zmm too.
  * The Rust token GfniAvx512 proves them. ABI: System V AMD64 psABI; leaves that use only caller-saved registers (rax,
- * r10, r11, zmm0-31, k1-k4), no stack, and end with `vzeroupper`. ELF only.
+ * r10, r11, zmm0-31, k1-k4), no stack, and end with CLEAR (vec_clear.h). ELF only.
  *
  *   void simdcrypt_aes_gfni_encrypt(const u8 rk[nr + 1][16], size_t nr, const u8 *src,
  *                                   u8 *dst, size_t nblocks, size_t xor)
@@ -49,6 +49,10 @@
  */
 
 #if defined(__ELF__) && defined(__x86_64__)
+
+#include "cet.h"
+/* CLEAR, CLEAR_AVX (vec_clear.h): the register-scrubbing policy. */
+#include "vec_clear.h"
 
 #define RK      %rdi
 #define NR      %rsi
@@ -240,7 +244,7 @@
         sub     $16, NBLK
         ja      1b
 9:
-        vzeroupper
+        CLEAR
         ret
 .endm
 
@@ -250,6 +254,7 @@
         .p2align 5
 simdcrypt_aes_gfni_encrypt:
         .cfi_startproc
+        ENDBR
         ENC_CONSTS
         ECB_BODY ENC_ROUND, ENC_LAST
         .cfi_endproc
@@ -261,6 +266,7 @@ simdcrypt_aes_gfni_encrypt:
         .p2align 5
 simdcrypt_aes_gfni_decrypt:
         .cfi_startproc
+        ENDBR
         DEC_CONSTS
         ECB_BODY DEC_ROUND, DEC_LAST
         .cfi_endproc
@@ -275,6 +281,7 @@ simdcrypt_aes_gfni_decrypt:
         .p2align 5
 simdcrypt_aes_gfni_cbc_encrypt:
         .cfi_startproc
+        ENDBR
         vzeroupper
         test    NBLK, NBLK
         jz      9f
@@ -303,7 +310,7 @@ simdcrypt_aes_gfni_cbc_encrypt:
         jnz     1b
         vmovdqu %xmm4, (%rdx)
 9:
-        vzeroupper
+        CLEAR
         ret
         .cfi_endproc
         .size   simdcrypt_aes_gfni_cbc_encrypt, .-simdcrypt_aes_gfni_cbc_encrypt

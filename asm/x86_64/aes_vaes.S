@@ -7,7 +7,8 @@
  * opmask registers k1-k4, `vpshufb` on zmm, `kmovd`/`kshiftrd`). The Rust tokens VaesAvx2
  * and VaesAvx512 prove them. ABI: System V AMD64 psABI; every function is a leaf that uses
  * only caller-saved registers (rax, rcx, rdx, rsi, rdi, r8-r11, all vector and opmask
- * registers), no stack, and ends with `vzeroupper`. ELF only (the wrapper is compiled for
+ * registers), no stack, and ends with
+ * CLEAR (zmm functions) or CLEAR_AVX (ymm functions): vec_clear.h. ELF only (the wrapper is compiled for
  * Linux and the BSDs).
  *
  * Math. VAES applies the AES-NI round instructions to each 128-bit lane independently:
@@ -67,6 +68,10 @@
  */
 
 #if defined(__ELF__) && defined(__x86_64__)
+
+#include "cet.h"
+/* CLEAR, CLEAR_AVX (vec_clear.h): the register-scrubbing policy. */
+#include "vec_clear.h"
 
 #define RK      %rdi
 #define NR      %rsi
@@ -250,6 +255,7 @@
         .type   simdcrypt_aes_ctr_vaes512, @function
         .p2align 5
 simdcrypt_aes_ctr_vaes512:
+        ENDBR
         movq    %rcx, DATA
         LOAD_KL vbroadcasti32x4, KL
         vbroadcasti32x4 .Lbswap(%rip), BSW
@@ -281,7 +287,7 @@ simdcrypt_aes_ctr_vaes512:
         subq    $16, NBLK
         ja      .Lctr512_tail
 .Lctr512_done:
-        vzeroupper
+        CLEAR
         ret
         .size   simdcrypt_aes_ctr_vaes512, . - simdcrypt_aes_ctr_vaes512
 
@@ -292,6 +298,7 @@ simdcrypt_aes_ctr_vaes512:
         .type   \name, @function
         .p2align 5
 \name:
+        ENDBR
         movq    %rdx, DATA
         movq    %rcx, NBLK
         LOAD_KL vbroadcasti32x4, KL
@@ -320,7 +327,7 @@ simdcrypt_aes_ctr_vaes512:
         subq    $16, NBLK
         ja      .Ltail\@
 .Ldone\@:
-        vzeroupper
+        CLEAR
         ret
         .size   \name, . - \name
 .endm
@@ -333,6 +340,7 @@ simdcrypt_aes_ctr_vaes512:
         .type   simdcrypt_aes_cbc_dec_vaes512, @function
         .p2align 5
 simdcrypt_aes_cbc_dec_vaes512:
+        ENDBR
         movq    %rcx, DATA
         LOAD_KL vbroadcasti32x4, KL
         vbroadcasti32x4 (%rdx), CIV     /* the IV in every lane; lane 3 is what is used */
@@ -374,7 +382,7 @@ simdcrypt_aes_cbc_dec_vaes512:
         subq    $16, NBLK
         ja      .Lcbc512_tail
 .Lcbc512_done:
-        vzeroupper
+        CLEAR
         ret
         .size   simdcrypt_aes_cbc_dec_vaes512, . - simdcrypt_aes_cbc_dec_vaes512
 
@@ -407,6 +415,7 @@ simdcrypt_aes_cbc_dec_vaes512:
         .type   simdcrypt_aes_ctr_vaes256, @function
         .p2align 5
 simdcrypt_aes_ctr_vaes256:
+        ENDBR
         movq    %rcx, DATA
         LOAD_KL vbroadcasti128, KL
         vbroadcasti128 .Lbswap(%rip), BSW
@@ -424,7 +433,7 @@ simdcrypt_aes_ctr_vaes256:
         subq    $16, NBLK
         jnz     .Lctr256_main
 .Lctr256_done:
-        vzeroupper
+        CLEAR_AVX
         ret
         .size   simdcrypt_aes_ctr_vaes256, . - simdcrypt_aes_ctr_vaes256
 
@@ -434,6 +443,7 @@ simdcrypt_aes_ctr_vaes256:
         .type   \name, @function
         .p2align 5
 \name:
+        ENDBR
         movq    %rdx, DATA
         movq    %rcx, NBLK
         LOAD_KL vbroadcasti128, KL
@@ -447,7 +457,7 @@ simdcrypt_aes_ctr_vaes256:
         subq    $16, NBLK
         jnz     .Lmain\@
 .Ldone\@:
-        vzeroupper
+        CLEAR_AVX
         ret
         .size   \name, . - \name
 .endm
@@ -460,6 +470,7 @@ simdcrypt_aes_ctr_vaes256:
         .type   simdcrypt_aes_cbc_dec_vaes256, @function
         .p2align 5
 simdcrypt_aes_cbc_dec_vaes256:
+        ENDBR
         movq    %rcx, DATA
         LOAD_KL vbroadcasti128, KL
         vbroadcasti128 (%rdx), CIV      /* the IV in both lanes; lane 1 is what is used */
@@ -480,7 +491,7 @@ simdcrypt_aes_cbc_dec_vaes256:
         subq    $16, NBLK
         jnz     .Lcbc256_main
 .Lcbc256_done:
-        vzeroupper
+        CLEAR_AVX
         ret
         .size   simdcrypt_aes_cbc_dec_vaes256, . - simdcrypt_aes_cbc_dec_vaes256
 

@@ -9,7 +9,7 @@
  * a leaf that uses only caller-saved registers (rax, rcx, rdx, rsi, rdi, r11, ymm0-15; the
  * flags), keeps the caller's rsp in r11 while rsp points at a 32-byte-aligned frame of
  * FRAME = 2208 bytes below it (less than a 4 KiB page, so no stack probe is needed), and
- * ends with `vzeroall`. ELF only (the wrapper is compiled for Linux and the BSDs).
+ * ends with CLEAR_AVX (`vzeroall`, vec_clear.h). ELF only (the wrapper is compiled for Linux and the BSDs).
  *
  *   void simdcrypt_chacha20_avx2(const uint32_t state[16], uint8_t *data, size_t nblocks);
  *
@@ -83,6 +83,10 @@
  */
 
 #if defined(__ELF__) && defined(__x86_64__)
+
+#include "cet.h"
+/* CLEAR, CLEAR_AVX (vec_clear.h): the register-scrubbing policy. */
+#include "vec_clear.h"
 
 #define STATE   %rdi
 #define DATA    %rsi
@@ -427,6 +431,7 @@
         .type   simdcrypt_chacha20_avx2, @function
         .p2align 5
 simdcrypt_chacha20_avx2:
+        ENDBR
         testq   NBLK, NBLK
         jz      .Lret
         movq    NBLK, %rax
@@ -500,7 +505,7 @@ simdcrypt_chacha20_avx2:
         .endr
 .Lwiped:
         movq    %r11, %rsp
-        vzeroall
+        CLEAR_AVX
 .Lret:
         ret
         .size   simdcrypt_chacha20_avx2, . - simdcrypt_chacha20_avx2

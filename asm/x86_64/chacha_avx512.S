@@ -8,7 +8,7 @@
  * The Rust token Avx512 proves them. ABI: System V AMD64 psABI; the function is a leaf that
  * uses only caller-saved registers (rax, rcx, rdx, rsi, rdi, the mask register k1, all vector
  * registers), no stack frame (64 bytes of the red zone below rsp, zeroed before returning),
- * and ends with `vzeroupper`. ELF only (the wrapper is compiled for Linux and the BSDs).
+ * and ends with CLEAR (vec_clear.h). ELF only (the wrapper is compiled for Linux and the BSDs).
  *
  *   void simdcrypt_chacha20_avx512(const uint32_t state[16], uint8_t *data, size_t nblocks);
  *
@@ -75,12 +75,17 @@
  *   rows:     zmm/ymm 0-3 set 0 rows a b c d, zmm4-7 set 1, zmm/ymm 16-18 input rows a b c
  *             (shared), 19 / 20 input row d of set 0 / 1, 22-25 transpose temporaries
  *
- * Secrets left behind: the red-zone words (PRE) are zeroed before returning. The vector
- * registers hold keystream and state-derived values on return (as after any compiled code);
- * `vzeroupper` clears the upper halves of ymm0-15 / zmm0-15.
+ * Secrets left behind (vec_clear.h policy): the red-zone words (PRE) are zeroed before
+ * returning, and CLEAR zeroes every vector register (zmm16-31, then `vzeroall`), so no key,
+ * state or keystream word is left in memory or in a register. The general-purpose registers
+ * hold only pointers, counts and the public block counter.
  */
 
 #if defined(__ELF__) && defined(__x86_64__)
+
+#include "cet.h"
+/* CLEAR, CLEAR_AVX (vec_clear.h): the register-scrubbing policy. */
+#include "vec_clear.h"
 
 #define STATE   %rdi
 #define DATA    %rsi
@@ -329,6 +334,7 @@
         .type   simdcrypt_chacha20_avx512, @function
         .p2align 5
 simdcrypt_chacha20_avx512:
+        ENDBR
         movl    48(STATE), CTR
         cmpq    $8, NBLK
         jbe     .Lshort
@@ -370,7 +376,7 @@ simdcrypt_chacha20_avx512:
         ZSTORE  1
         WIPEPRE
 .Ldone:
-        vzeroupper
+        CLEAR
         ret
         .size   simdcrypt_chacha20_avx512, . - simdcrypt_chacha20_avx512
 

@@ -8,7 +8,7 @@
  * Avx512Bmi2 proves them. ABI: System V AMD64 psABI. Uses the caller-saved rax, rcx, rdx, rsi,
  * rdi, r8-r11 and all vector registers; saves and restores rbx, rbp, r12-r15 on the stack
  * and keeps 64 bytes of precomputed state words in the red zone below rsp (PRE, see
- * chacha_zmm.h; zeroed before returning); ends with `vzeroupper`.
+ * chacha_zmm.h; zeroed before returning); ends with CLEAR (vec_clear.h).
  * ELF only.
  *
  *   struct ctx { uint32_t state[16]; uint64_t r0, r1, s1; uint64_t h[3]; };  (112 bytes)
@@ -76,12 +76,17 @@
  *   zmm0-15 the 16 words, zmm16 the counter lanes, zmm17 the next pass's, zmm22-25 the next
  *   pass's words 0, 4, 8, 12 (COL0), zmm18-21 transpose temporaries
  *
- * Secrets left behind: the saved registers are restored; caller-saved registers and vector
- * registers hold state-derived values on return (as after any compiled code); `vzeroupper`
- * clears the upper halves of zmm0-15.
+ * Secrets left behind (vec_clear.h policy): the saved registers are restored (so H0-H2 and
+ * T0-T2 hold the caller's values again); rdx, r8 and r9, which held products of h and r, are
+ * zeroed; PRE (red zone) is zeroed; CLEAR zeroes every vector register. rax (counter),
+ * rcx, r10, r11, rsi, rdi hold public counts, counters and pointers.
  */
 
 #if defined(__ELF__) && defined(__x86_64__)
+
+#include "cet.h"
+/* CLEAR, CLEAR_AVX (vec_clear.h): the register-scrubbing policy. */
+#include "vec_clear.h"
 
 #define CTX     %rdi
 #define STATE   %rdi
@@ -209,6 +214,7 @@
         .type   simdcrypt_chacha20_poly1305_avx512, @function
         .p2align 5
 simdcrypt_chacha20_poly1305_avx512:
+        ENDBR
         testq   %rcx, %rcx
         jz      .Lret
         pushq   %rbx
@@ -284,13 +290,18 @@ simdcrypt_chacha20_poly1305_avx512:
         movq    H0, 88(CTX)
         movq    H1, 96(CTX)
         movq    H2, 104(CTX)
+        /* Caller-saved registers that held products of h and r (vec_clear.h policy 2);
+         * the callee-saved ones (H0-H2, T0-T2) get the caller's values back below. */
+        xorl    %edx, %edx
+        xorl    %r8d, %r8d
+        xorl    %r9d, %r9d
         popq    %r15
         popq    %r14
         popq    %r13
         popq    %r12
         popq    %rbp
         popq    %rbx
-        vzeroupper
+        CLEAR
 .Lret:
         ret
         .size   simdcrypt_chacha20_poly1305_avx512, . - simdcrypt_chacha20_poly1305_avx512

@@ -8,7 +8,7 @@
  * zmm0-31, `vpshufb` on zmm and on xmm16+, `vpternlogd`, `vextracti64x4`). The Rust tokens
  * VpclmulAvx2 and VpclmulAvx512 prove them. ABI: System V AMD64 psABI; both functions are
  * leaves that use only caller-saved registers (rdi, rsi, rdx, rcx, all vector registers), no
- * stack, and end with `vzeroupper`. ELF only (the wrapper is compiled for Linux and the BSDs).
+ * stack, and end with CLEAR / CLEAR_AVX (vec_clear.h). ELF only (the wrapper is compiled for Linux and the BSDs).
  *
  * Functions (any alignment for every pointer; nblocks % 16 == 0, 0 allowed):
  *   void simdcrypt_ghash_vclmul512(u8 y[16], const struct powers *p, const u8 *data, size_t nblocks)
@@ -50,6 +50,10 @@
 
 #if defined(__ELF__) && defined(__x86_64__)
 
+#include "cet.h"
+/* CLEAR, CLEAR_AVX (vec_clear.h): the register-scrubbing policy. */
+#include "vec_clear.h"
+
 #define YP      %rdi
 #define POW     %rsi
 #define DATA    %rdx
@@ -82,6 +86,7 @@
         .type   simdcrypt_ghash_vclmul512, @function
         .p2align 5
 simdcrypt_ghash_vclmul512:
+        ENDBR
         vbroadcasti32x4 .Lbswap(%rip), %zmm20
         vbroadcasti32x4 .Lpoly(%rip), %zmm21
         vmovdqu64 (YP), %xmm4
@@ -131,7 +136,7 @@ simdcrypt_ghash_vclmul512:
 .Ldone512:
         vpshufb %xmm20, %xmm4, %xmm4
         vmovdqu64 %xmm4, (YP)
-        vzeroupper
+        CLEAR
         ret
         .size   simdcrypt_ghash_vclmul512, . - simdcrypt_ghash_vclmul512
 
@@ -154,6 +159,7 @@ simdcrypt_ghash_vclmul512:
         .type   simdcrypt_ghash_vclmul256, @function
         .p2align 5
 simdcrypt_ghash_vclmul256:
+        ENDBR
         vbroadcasti128 .Lbswap(%rip), %ymm14
         vbroadcasti128 .Lpoly(%rip), %ymm15
         vmovdqu (YP), %xmm4
@@ -201,7 +207,7 @@ simdcrypt_ghash_vclmul256:
 .Ldone256:
         vpshufb %xmm14, %xmm4, %xmm4
         vmovdqu %xmm4, (YP)
-        vzeroupper
+        CLEAR_AVX
         ret
         .size   simdcrypt_ghash_vclmul256, . - simdcrypt_ghash_vclmul256
 

@@ -77,6 +77,8 @@
 
 #if defined(__ELF__) && defined(__x86_64__)
 
+#include "cet.h"
+
 #define TAB     %rsi
 #define DATA    %rdx
 #define NGRP    %rcx
@@ -176,6 +178,7 @@
         .type   simdcrypt_poly1305_ifma, @function
         .p2align 5
 simdcrypt_poly1305_ifma:
+        ENDBR
         vpbroadcastq .Lm44(%rip), %zmm27
         vpbroadcastq .Lm42(%rip), %zmm28
         vpbroadcastq .Lb40(%rip), %zmm29

@@ -104,6 +104,8 @@
 
 #if defined(__ELF__) && defined(__x86_64__)
 
+#include "cet.h"
+
 #define TAB     %rsi
 #define DATA    %rdx
 #define NGRP    %rcx
@@ -259,6 +261,7 @@
         .type   simdcrypt_poly1305_avx512f, @function
         .p2align 5
 simdcrypt_poly1305_avx512f:
+        ENDBR
         vpbroadcastq .Lm26(%rip), %zmm29
         vpbroadcastq .Lb24(%rip), %zmm30
         /* A = h in element 0 (vmovq zeroes the rest) */
@@ -404,6 +407,7 @@ simdcrypt_poly1305_avx512f:
         .type   simdcrypt_poly1305_avx512f_setup, @function
         .p2align 5
 simdcrypt_poly1305_avx512f_setup:
+        ENDBR
         vpbroadcastq .Lm26(%rip), %zmm29
         /* P = (r, r^2, ..., r^8): limb rows */
         vmovdqu64 0(%rdi), %zmm0

@@ -91,6 +91,8 @@
 
 #if defined(__ELF__) && defined(__x86_64__)
 
+#include "cet.h"
+
 #define R       %rdi
 #define TAB     %rsi
 
@@ -204,6 +206,7 @@
         .type   simdcrypt_poly1305_ifma_table, @function
         .p2align 5
 simdcrypt_poly1305_ifma_table:
+        ENDBR
         vpbroadcastq .Ltm44(%rip), %ymm27
         vpbroadcastq .Ltm42(%rip), %ymm28
         vpbroadcastq .Ltone(%rip), %ymm29
