@@ -36,32 +36,42 @@ impl<C> ParBlocksSizeUser for Backend<'_, C> {
 impl<C: Blocks> BlockCipherEncBackend for Backend<'_, C> {
     #[inline]
     fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.0.enc(core::slice::from_mut(block.into_out_with_copied_in().as_mut()));
+        self.0.enc(core::slice::from_mut(
+            block.into_out_with_copied_in().as_mut(),
+        ));
     }
     #[inline]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         let out = blocks.into_out_with_copied_in();
-        self.0.enc(Array::cast_slice_to_core_mut(out.as_mut_slice()));
+        self.0
+            .enc(Array::cast_slice_to_core_mut(out.as_mut_slice()));
     }
     #[inline]
     fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        self.0.enc(Array::cast_slice_to_core_mut(blocks.into_out_with_copied_in()));
+        self.0.enc(Array::cast_slice_to_core_mut(
+            blocks.into_out_with_copied_in(),
+        ));
     }
 }
 
 impl<C: Blocks> BlockCipherDecBackend for Backend<'_, C> {
     #[inline]
     fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.0.dec(core::slice::from_mut(block.into_out_with_copied_in().as_mut()));
+        self.0.dec(core::slice::from_mut(
+            block.into_out_with_copied_in().as_mut(),
+        ));
     }
     #[inline]
     fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         let out = blocks.into_out_with_copied_in();
-        self.0.dec(Array::cast_slice_to_core_mut(out.as_mut_slice()));
+        self.0
+            .dec(Array::cast_slice_to_core_mut(out.as_mut_slice()));
     }
     #[inline]
     fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        self.0.dec(Array::cast_slice_to_core_mut(blocks.into_out_with_copied_in()));
+        self.0.dec(Array::cast_slice_to_core_mut(
+            blocks.into_out_with_copied_in(),
+        ));
     }
 }
 
