@@ -40,7 +40,7 @@ macro_rules! aead_impls {
         /// `open_in_place_detached`.
         ///
         /// ```
-        /// use aead::{AeadInOut, KeyInit, Nonce};
+        /// use aead::{AeadInOut, KeyInit, Nonce, inout::InOutBuf};
         #[doc = concat!("use simdcrypt::aead::", stringify!($name), ";")]
         ///
         #[doc = concat!("let a = <", stringify!($name), " as KeyInit>::new_from_slice(&[7; ", $example_key, "]).unwrap();")]
@@ -48,7 +48,7 @@ macro_rules! aead_impls {
         /// let mut msg = *b"hello";
         /// let tag = a.encrypt_inout_detached(&nonce, b"aad", (&mut msg[..]).into()).unwrap();
         /// let (mut ct, mut pt) = (msg, [0u8; 5]);
-        /// a.decrypt_inout_detached(&nonce, b"aad", (&ct[..], &mut pt[..]).try_into().unwrap(), &tag).unwrap();
+        /// a.decrypt_inout_detached(&nonce, b"aad", InOutBuf::new(&ct[..], &mut pt[..]).unwrap(), &tag).unwrap();
         /// assert_eq!(&pt, b"hello");
         /// ct[0] ^= 1; // a forged ciphertext: error, and the output is zeroed
         /// assert!(a.decrypt_inout_detached(&nonce, b"aad", (&mut ct[..]).into(), &tag).is_err());

@@ -111,7 +111,7 @@ macro_rules! block_impls {
         ///
         #[doc = concat!("let aes = <", stringify!($name), " as KeyInit>::new_from_slice(&[1; ", $len, "]).unwrap();")]
         /// let mut blocks = [Array::from([5u8; 16]); 3];
-        /// aes.encrypt_blocks(&mut blocks);
+        /// BlockCipherEncrypt::encrypt_blocks(&aes, &mut blocks); // the trait's, on `Array`s
         /// let mut one = [5u8; 16];
         /// aes.encrypt_block(&mut one); // the inherent method
         /// assert_eq!(blocks[2], Array::from(one));

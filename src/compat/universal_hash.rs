@@ -61,7 +61,7 @@ impl UhfBackend for Backend<'_> {
 /// let mut p = Poly1305::new(&key);
 /// p.update(b"twenty bytes of data");
 /// p.update(&[0; 12]);
-/// assert_eq!(UniversalHash::finalize(u), p.finalize().into());
+/// assert_eq!(UniversalHash::finalize(u)[..], p.finalize());
 /// ```
 impl UniversalHash for Poly1305 {
     #[inline]
