@@ -143,7 +143,7 @@ mod generic {
         c.encrypt_blocks_b2b(&input, &mut b2b).unwrap();
         assert_eq!(all, b2b);
         for (i, b) in input.iter().enumerate() {
-            let mut one = b.clone();
+            let mut one = *b;
             c.encrypt_block(&mut one);
             assert_eq!(one, all[i]);
         }
