@@ -361,6 +361,24 @@ impl ChaCha20 {
         Ok(())
     }
 
+    /// Whether the next `len` bytes of keystream exist, i.e. whether
+    /// [`Self::apply_keystream`] on `len` bytes would succeed rather than return
+    /// `Err(CounterExhausted)`.
+    ///
+    /// ```
+    /// use simdcrypt::chacha20::ChaCha20;
+    ///
+    /// let mut c = ChaCha20::new(&[0; 32], &[0; 12], u32::MAX); // one block left
+    /// assert!(c.has_keystream(64) && !c.has_keystream(65));
+    /// c.apply_keystream(&mut [0; 10])?;
+    /// assert!(c.has_keystream(54) && !c.has_keystream(55));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn has_keystream(&self, len: usize) -> bool {
+        let buffered = 64 - self.pos;
+        (len.saturating_sub(buffered) as u128).div_ceil(64) <= self.blocks_left
+    }
+
     /// Whole blocks, carrying word 12 into word 13 in the legacy layout. The counter is
     /// public, so splitting the call where word 12 wraps is not a secret-dependent branch.
     fn blocks(&mut self, mut data: &mut [u8]) {

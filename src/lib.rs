@@ -53,6 +53,7 @@ mod abi_test;
 pub mod aead;
 pub mod aes;
 pub mod chacha20;
+pub mod compat;
 pub mod cpu;
 mod ct;
 mod error;

@@ -122,6 +122,21 @@ impl<C: BlockCipher> Ctr<C> {
         r
     }
 
+    /// Whether the next `len` bytes of keystream exist, i.e. whether
+    /// [`Self::apply_keystream`] on `len` bytes would succeed rather than return
+    /// `Err(CounterExhausted)`.
+    ///
+    /// ```
+    /// use simdcrypt::aes::{Aes128, Ctr};
+    ///
+    /// let ctr = Ctr::new(Aes128::new(&[0; 16]), &[0; 16]);
+    /// assert!(ctr.has_keystream(usize::MAX)); // 2^128 - 1 blocks per key and IV
+    /// ```
+    pub fn has_keystream(&self, len: usize) -> bool {
+        let buffered = 16 - self.pos;
+        (len.saturating_sub(buffered) as u128).div_ceil(16) <= self.left
+    }
+
     /// The counter block of the next whole keystream block (public information: the IV
     /// advanced by the blocks used so far).
     pub fn counter(&self) -> [u8; 16] {
