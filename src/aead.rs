@@ -69,21 +69,30 @@ macro_rules! in_place {
                 aad: &[u8],
                 in_out: &'a mut [u8],
             ) -> Result<&'a mut [u8], Error> {
-                let Some(text_len) = in_out.len().checked_sub(16) else {
-                    crate::wipe::wipe_slice(in_out);
-                    return Err(Error::InvalidLength);
-                };
-                let (text, tag) = in_out.split_at_mut(text_len);
-                let mut t = [0u8; 16];
-                t.copy_from_slice(tag);
-                if let Err(e) = self.open_in_place_detached(nonce, aad, text, &t) {
-                    crate::wipe::wipe_slice(tag);
-                    return Err(e);
-                }
-                Ok(text)
+                open_split(in_out, |text, tag| self.open_in_place_detached(nonce, aad, text, tag))
             }
         }
     };
+}
+
+/// Opens ciphertext ‖ 16-byte tag in `in_out` with `open` (a detached open, which zeroes the
+/// text on failure) and returns the plaintext; on any error all of `in_out` is zero.
+fn open_split<'a>(
+    in_out: &'a mut [u8],
+    open: impl FnOnce(&mut [u8], &[u8; 16]) -> Result<(), Error>,
+) -> Result<&'a mut [u8], Error> {
+    let Some(text_len) = in_out.len().checked_sub(16) else {
+        crate::wipe::wipe_slice(in_out);
+        return Err(Error::InvalidLength);
+    };
+    let (text, tag) = in_out.split_at_mut(text_len);
+    let mut t = [0u8; 16];
+    t.copy_from_slice(tag);
+    if let Err(e) = open(text, &t) {
+        crate::wipe::wipe_slice(tag);
+        return Err(e);
+    }
+    Ok(text)
 }
 
 /// `KEY_LEN`, `NONCE_LEN`, `TAG_LEN` and `new_from_slice` for a type with `new(&[u8; $k])`.

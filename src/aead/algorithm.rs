@@ -341,18 +341,9 @@ impl Key {
         aad: &[u8],
         in_out: &'a mut [u8],
     ) -> Result<&'a mut [u8], Error> {
-        let Some(text_len) = in_out.len().checked_sub(16) else {
-            crate::wipe::wipe_slice(in_out);
-            return Err(Error::InvalidLength);
-        };
-        let (text, tag) = in_out.split_at_mut(text_len);
-        let mut t = [0u8; 16];
-        t.copy_from_slice(tag);
-        if let Err(e) = self.open_in_place_detached(nonce, aad, text, &t) {
-            crate::wipe::wipe_slice(tag);
-            return Err(e);
-        }
-        Ok(text)
+        super::open_split(in_out, |text, tag| {
+            self.open_in_place_detached(nonce, aad, text, tag)
+        })
     }
 
     /// Encrypts `plaintext` and returns ciphertext ‖ tag.
