@@ -474,6 +474,7 @@ def encrypt_fn(p):
         .p2align 5
 {fn}:
         .cfi_startproc
+        ENDBR
 {load_store("load")}
 {code("AddRoundKey", p["key"])}
         movl    $1, %ecx                /* round i = 1..Nr */
@@ -493,7 +494,7 @@ def encrypt_fn(p):
 {code("SR^2", p["sr2"])}
 .Lenc_store:
 {load_store("store")}
-        vzeroupper
+        CLEAR
         ret
         .cfi_endproc
         .size   {fn}, .-{fn}"""
@@ -513,6 +514,7 @@ def decrypt_fn(p):
         .p2align 5
 {fn}:
         .cfi_startproc
+        ENDBR
 {load_store("load")}
         movq    %rsi, %rax
         shlq    $6, %rax
@@ -532,7 +534,7 @@ def decrypt_fn(p):
 .Ldec_last:
 {code("AddRoundKey", p["key"])}
 {load_store("store")}
-        vzeroupper
+        CLEAR
         ret
         .cfi_endproc
         .size   {fn}, .-{fn}"""
@@ -577,7 +579,8 @@ HEADER = """/*
  * Features: AVX512F (vpternlogq, vprorq, embedded broadcast) and AVX512BW (vpshufb on zmm);
  * the Rust token Avx512Bw proves them. ABI: System V AMD64 psABI; leaf functions using only
  * rax, rcx, rdx, rsi, rdi and zmm0-31 (all caller-saved), no stack; they end with
- * `vzeroupper`.
+ * CLEAR (vec_clear.h: every vector register zeroed; the bit-sliced state and the round keys
+ * were in them).
  *
  * Structure: each piece below is straight-line code that takes the state in zmm0-7 and leaves
  * it there (its values in zmm0-31). A loop runs the rounds: SubBytes, then (but in the last
@@ -598,6 +601,10 @@ HEADER = """/*
 
 PRELUDE = """
 #if defined(__ELF__) && defined(__x86_64__)
+
+#include "cet.h"
+/* CLEAR, CLEAR_AVX (vec_clear.h): the register-scrubbing policy. */
+#include "vec_clear.h"
 
 #define RK      %rdi
 #define ST      %rdx
