@@ -77,10 +77,10 @@ macro_rules! in_place {
 
 /// Opens ciphertext ‖ 16-byte tag in `in_out` with `open` (a detached open, which zeroes the
 /// text on failure) and returns the plaintext; on any error all of `in_out` is zero.
-fn open_split<'a>(
-    in_out: &'a mut [u8],
+fn open_split(
+    in_out: &mut [u8],
     open: impl FnOnce(&mut [u8], &[u8; 16]) -> Result<(), Error>,
-) -> Result<&'a mut [u8], Error> {
+) -> Result<&mut [u8], Error> {
     let Some(text_len) = in_out.len().checked_sub(16) else {
         crate::wipe::wipe_slice(in_out);
         return Err(Error::InvalidLength);
