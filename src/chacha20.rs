@@ -379,6 +379,80 @@ impl ChaCha20 {
         (len.saturating_sub(buffered) as u128).div_ceil(64) <= self.blocks_left
     }
 
+    /// One past the last block number: 2^32 (RFC 8439's 32-bit counter) or 2^64 (legacy).
+    fn end(&self) -> u128 {
+        if self.legacy { 1 << 64 } else { 1 << 32 }
+    }
+
+    /// Where the keystream stands: `(block, byte)`, the next byte of keystream is byte `byte`
+    /// (0..64) of the block numbered `block` by the block counter — absolute, as the `counter`
+    /// argument of [`Self::new`] numbers blocks, so a stream made with counter 1 starts at
+    /// `(1, 0)`. Positions are public.
+    ///
+    /// ```
+    /// use simdcrypt::chacha20::ChaCha20;
+    ///
+    /// let mut c = ChaCha20::new(&[0; 32], &[0; 12], 1);
+    /// c.apply_keystream(&mut [0; 100])?;
+    /// assert_eq!(c.position(), (2, 36));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn position(&self) -> (u128, u8) {
+        let next = self.end() - self.blocks_left;
+        if self.pos == 64 {
+            (next, 0)
+        } else {
+            (next - 1, self.pos as u8)
+        }
+    }
+
+    /// Moves the keystream to byte `byte` of block `block` (see [`Self::position`]), forward
+    /// or back, before the starting counter too. The last position is `(2^32, 0)` (`(2^64, 0)`
+    /// for [`Self::new_legacy`]), where nothing is left; a position past it is
+    /// `Err(CounterExhausted)` and `byte >= 64` is `Err(InvalidLength)`, both leaving the
+    /// stream where it was.
+    ///
+    /// ```
+    /// use simdcrypt::chacha20::ChaCha20;
+    ///
+    /// let mut whole = [0u8; 300];
+    /// ChaCha20::new(&[1; 32], &[2; 12], 0).apply_keystream(&mut whole)?;
+    ///
+    /// let mut c = ChaCha20::new(&[1; 32], &[2; 12], 0);
+    /// c.set_position(2, 10)?; // byte 138
+    /// let mut part = [0u8; 162];
+    /// c.apply_keystream(&mut part)?;
+    /// assert_eq!(part, whole[138..]);
+    /// assert!(c.set_position(1 << 32, 1).is_err());
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn set_position(&mut self, block: u128, byte: u8) -> Result<(), Error> {
+        if byte >= 64 {
+            return Err(Error::InvalidLength);
+        }
+        let end = self.end();
+        if block > end || (block == end && byte != 0) {
+            return Err(Error::CounterExhausted);
+        }
+        // Block `end` wraps to 0: harmless, since no block is left to generate there.
+        self.core.state[12] = block as u32;
+        if self.legacy {
+            self.core.state[13] = (block >> 32) as u32;
+        }
+        self.blocks_left = end - block;
+        wipe(&mut self.buf);
+        self.pos = 64;
+        if byte != 0 {
+            // The block the position is in, buffered; its first `byte` bytes are skipped.
+            let mut b = [0u8; 64];
+            self.blocks(&mut b);
+            self.buf = b;
+            wipe(&mut b);
+            self.pos = usize::from(byte);
+        }
+        Ok(())
+    }
+
     /// Whole blocks, carrying word 12 into word 13 in the legacy layout. The counter is
     /// public, so splitting the call where word 12 wraps is not a secret-dependent branch.
     fn blocks(&mut self, mut data: &mut [u8]) {

@@ -20,12 +20,10 @@
 //! | `digest::{Update, FixedOutput, MacMarker, KeyInit}`; hence `digest::Mac` | [`Hmac<H>`](crate::hmac::Hmac) for each `H` above | `digest` |
 //! | `aead::{AeadCore, AeadInOut, KeyInit}`; hence `AeadInPlace` and (with `alloc`) `Aead` | [`Aes128Gcm`](crate::aead::Aes128Gcm), [`Aes192Gcm`](crate::aead::Aes192Gcm), [`Aes256Gcm`](crate::aead::Aes256Gcm), [`ChaCha20Poly1305`](crate::aead::ChaCha20Poly1305), [`XChaCha20Poly1305`](crate::aead::XChaCha20Poly1305) | `aead` |
 //! | `cipher::{BlockCipherEncrypt, BlockCipherDecrypt, KeyInit, BlockSizeUser}` | [`Aes128`](crate::aes::Aes128), [`Aes192`](crate::aes::Aes192), [`Aes256`](crate::aes::Aes256) | `cipher` |
-//! | `cipher::{StreamCipher, KeyIvInit}` | [`Ctr<Aes128>`](crate::aes::Ctr), `Ctr<Aes192>`, `Ctr<Aes256>` (128-bit big-endian counter: RustCrypto's `ctr::Ctr128BE`), [`ChaCha20`](crate::chacha20::ChaCha20) (RFC 8439, counter from 0: `chacha20::ChaCha20`) | `cipher` |
+//! | `cipher::{StreamCipher, StreamCipherSeek, KeyIvInit}` | [`Ctr<Aes128>`](crate::aes::Ctr), `Ctr<Aes192>`, `Ctr<Aes256>` (128-bit big-endian counter: RustCrypto's `ctr::Ctr128BE`), [`ChaCha20`](crate::chacha20::ChaCha20) (RFC 8439, counter from 0: `chacha20::ChaCha20`) | `cipher` |
 //! | `universal_hash::{UniversalHash, KeyInit}` | [`Poly1305`](crate::poly1305::Poly1305) | `universal-hash` |
 //!
 //! Not implemented:
-//! - `StreamCipherSeek`: [`Ctr`](crate::aes::Ctr) and [`ChaCha20`](crate::chacha20::ChaCha20)
-//!   have no public seek yet.
 //! - `UniversalHash` for GHASH: GHASH is internal to AES-GCM, not a public type.
 //! - `Reset` for `Hmac` and `Poly1305`: neither keeps its key (HMAC keeps only the keyed
 //!   states, Poly1305 nothing it could restart from), so they have `Mac`/`UniversalHash`

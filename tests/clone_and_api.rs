@@ -329,3 +329,74 @@ fn error_is_a_core_error() {
     takes(&Error::AuthenticationFailed);
     assert_eq!(Error::InvalidLength.to_string(), "invalid length");
 }
+
+/// Random access: `set_position` to any byte, on every kernel, gives the keystream that a
+/// straight run from the start gives there, and `position` reports it; the legacy ChaCha20
+/// carries into word 13 across the seek; out-of-range positions change nothing.
+#[test]
+fn seek_every_backend() {
+    let msg = bytes(700, 5);
+    for (name, f) in Aes256::backends(Features::detect()) {
+        let key = Aes256::new_with(f, &[4; 32]);
+        let iv = [
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            0xff, 0xf0,
+        ];
+        let mut whole = msg.clone();
+        Ctr::new(key.clone(), &iv)
+            .apply_keystream(&mut whole)
+            .unwrap();
+        let mut c = Ctr::new(key, &iv);
+        for start in [0usize, 1, 15, 16, 17, 255, 256, 257, 399, 640, 700] {
+            c.set_position((start / 16) as u128, (start % 16) as u8)
+                .unwrap();
+            assert_eq!(c.position(), ((start / 16) as u128, (start % 16) as u8));
+            let mut part = msg[start..].to_vec();
+            c.apply_keystream(&mut part).unwrap();
+            assert_eq!(part, whole[start..], "{name} at {start}");
+            assert_eq!(c.position(), (700 / 16, (700 % 16) as u8));
+        }
+        assert_eq!(c.set_position(1, 16), Err(Error::InvalidLength));
+        assert_eq!(c.set_position(u128::MAX, 1), Err(Error::CounterExhausted));
+        assert_eq!(c.position(), (700 / 16, (700 % 16) as u8));
+    }
+    for (name, f) in ChaCha20::backends(Features::detect()) {
+        for legacy in [false, true] {
+            // Block 2^32 - 3 onward: the legacy counter carries into word 13 inside the run.
+            let first = (1u64 << 32) - 3;
+            let mk = |counter: u64| {
+                if legacy {
+                    ChaCha20::new_legacy_with(f, &[6; 32], &[7; 8], counter)
+                } else {
+                    ChaCha20::new_with(f, &[6; 32], &[7; 12], counter as u32)
+                }
+            };
+            let len = if legacy { 700 } else { 192 };
+            let mut whole = msg[..len].to_vec();
+            mk(first).apply_keystream(&mut whole).unwrap();
+            let mut c = mk(5);
+            for start in [0usize, 1, 63, 64, 65, 130, len - 1, len] {
+                let at = (u128::from(first) + (start / 64) as u128, (start % 64) as u8);
+                c.set_position(at.0, at.1).unwrap();
+                assert_eq!(c.position(), at);
+                let mut part = msg[start..len].to_vec();
+                c.apply_keystream(&mut part).unwrap();
+                assert_eq!(part, whole[start..], "{name} legacy={legacy} at {start}");
+            }
+            if !legacy {
+                assert_eq!(c.position(), (1 << 32, 0));
+                assert_eq!(c.apply_keystream(&mut [0; 1]), Err(Error::CounterExhausted));
+                assert_eq!(
+                    c.set_position((1 << 32) + 1, 0),
+                    Err(Error::CounterExhausted)
+                );
+                assert_eq!(c.set_position(0, 64), Err(Error::InvalidLength));
+                assert_eq!(c.position(), (1 << 32, 0));
+            } else {
+                assert_eq!(c.set_position(1 << 64, 1), Err(Error::CounterExhausted));
+                c.set_position(1 << 64, 0).unwrap();
+                assert!(!c.has_keystream(1));
+            }
+        }
+    }
+}

@@ -20,7 +20,7 @@ mod generic {
     use aead::{Aead, AeadInOut, KeyInit as AeadKeyInit, Nonce, Payload};
     use cipher::{
         Array, BlockCipherDecrypt, BlockCipherEncrypt, BlockSizeUser, KeyInit as CipherKeyInit,
-        KeyIvInit, StreamCipher, consts::U16,
+        KeyIvInit, StreamCipher, StreamCipherSeek, consts::U16,
     };
     use digest::{Digest, FixedOutputReset, KeyInit as MacKeyInit, Mac};
     use universal_hash::{KeyInit as UhfKeyInit, UniversalHash};
@@ -175,6 +175,25 @@ mod generic {
         out
     }
 
+    /// Random access: for each `(pos, len)`, seek to byte `pos`, take `len` bytes of
+    /// keystream, and record them with the position the cipher reports before and after.
+    pub fn seeking<S: StreamCipher + StreamCipherSeek + KeyIvInit>(
+        key: &[u8],
+        iv: &[u8],
+        ops: &[(u64, usize)],
+    ) -> Vec<(u64, Vec<u8>, u64)> {
+        let mut s = S::new_from_slices(key, iv).unwrap();
+        ops.iter()
+            .map(|&(pos, len)| {
+                s.try_seek(pos).unwrap();
+                let at = s.current_pos::<u64>();
+                let mut ks = vec![0u8; len];
+                s.try_apply_keystream(&mut ks).unwrap();
+                (at, ks, s.current_pos::<u64>())
+            })
+            .collect()
+    }
+
     /// The universal hash of `data` as whole blocks then a zero-padded tail.
     pub fn uhf<U: UniversalHash + UhfKeyInit>(key: &[u8], data: &[u8], tail: &[u8]) -> Vec<u8> {
         let mut u = U::new_from_slice(key).unwrap();
@@ -266,6 +285,18 @@ proptest! {
     }
 
     #[test]
+    fn stream_seeks_agree(key in prop::array::uniform32(any::<u8>()),
+                          iv in prop::array::uniform16(any::<u8>()),
+                          ops in prop::collection::vec(
+                              (prop_oneof![0u64..3000, 0u64..(1 << 37)], 0usize..300), 1..6)) {
+        use simdcrypt::aes::{self as s, Ctr};
+        use ctr_010::Ctr128BE;
+        prop_assert_eq!(seeking::<Ctr<s::Aes128>>(&key[..16], &iv, &ops), seeking::<Ctr128BE<aes_09::Aes128>>(&key[..16], &iv, &ops));
+        prop_assert_eq!(seeking::<Ctr<s::Aes256>>(&key, &iv, &ops), seeking::<Ctr128BE<aes_09::Aes256>>(&key, &iv, &ops));
+        prop_assert_eq!(seeking::<simdcrypt::chacha20::ChaCha20>(&key, &iv[..12], &ops), seeking::<chacha20_010::ChaCha20>(&key, &iv[..12], &ops));
+    }
+
+    #[test]
     fn poly1305_agrees(key in prop::array::uniform32(any::<u8>()),
                        data in prop::collection::vec(any::<u8>(), 0..600),
                        tail in prop::collection::vec(any::<u8>(), 0..16)) {
@@ -293,6 +324,71 @@ fn stream_edges() {
     last.try_apply_keystream(&mut buf[..64]).unwrap();
     assert!(last.try_apply_keystream(&mut buf[..1]).is_err());
     let _ = <simdcrypt::chacha20::ChaCha20 as KeyIvInit>::new(&[0; 32].into(), &[0; 12].into());
+}
+
+/// Seeking at the ends of the keystream: where simdcrypt and RustCrypto both define the
+/// result they agree; past the end is `Err` and leaves the stream where it was.
+#[test]
+fn seek_edges() {
+    use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
+    use simdcrypt::chacha20::ChaCha20;
+    let (key, nonce) = ([3u8; 32], [4u8; 12]);
+    let mut ours = <ChaCha20 as KeyIvInit>::new(&key.into(), &nonce.into());
+    let mut theirs = <chacha20_010::ChaCha20 as KeyIvInit>::new(&key.into(), &nonce.into());
+    // Up to the last block of the 32-bit counter, from the middle of a block, against
+    // RustCrypto; RustCrypto stops one block short of RFC 8439's 2^32 blocks (and refuses a
+    // seek into its last block), so the last block is checked against simdcrypt's own
+    // ChaCha20 started at counter 2^32 - 1.
+    let end = 1u64 << 38;
+    ours.seek(end - 64 - 104);
+    theirs.seek(end - 64 - 104);
+    let (mut a, mut b) = ([0u8; 104], [0u8; 104]);
+    StreamCipher::apply_keystream(&mut ours, &mut a);
+    theirs.apply_keystream(&mut b);
+    assert_eq!(a, b);
+    let mut want = [0u8; 64];
+    ChaCha20::new(&key, &nonce, u32::MAX)
+        .apply_keystream(&mut want)
+        .unwrap();
+    ours.seek(end - 40);
+    let mut tail = [0u8; 40];
+    StreamCipher::apply_keystream(&mut ours, &mut tail);
+    assert_eq!(tail, want[24..]);
+    assert_eq!(ours.current_pos::<u64>(), end);
+    assert!(ours.try_apply_keystream(&mut [0u8; 1]).is_err());
+    // Past the end: refused, position unchanged; u32 cannot hold the position: `Err`.
+    assert!(ours.try_seek((1u64 << 38) + 1).is_err());
+    assert_eq!(ours.current_pos::<u64>(), 1 << 38);
+    ours.seek(100u32);
+    assert!(ours.try_current_pos::<u32>().is_ok());
+    ours.seek(1u64 << 33);
+    assert!(ours.try_current_pos::<u32>().is_err());
+    assert_eq!(ours.try_current_pos::<u128>().ok(), Some(1 << 33));
+
+    // CTR: the position is relative to the IV, so an IV of all ones wraps at once.
+    type C = simdcrypt::aes::Ctr<simdcrypt::aes::Aes128>;
+    let mut ours = <C as KeyIvInit>::new(&[5; 16].into(), &[0xff; 16].into());
+    let mut theirs = ctr_010::Ctr128BE::<aes_09::Aes128>::new(&[5; 16].into(), &[0xff; 16].into());
+    for pos in [0u128, 15, 16, 17, 1 << 64, (1 << 100) + 7, u128::MAX - 100] {
+        ours.seek(pos);
+        theirs.seek(pos);
+        let (mut a, mut b) = ([0u8; 48], [0u8; 48]);
+        StreamCipher::apply_keystream(&mut ours, &mut a);
+        theirs.apply_keystream(&mut b);
+        assert_eq!(a, b, "pos {pos}");
+        assert_eq!(ours.current_pos::<u128>(), pos + 48);
+    }
+    // The inherent API: the end of 2^128 - 1 blocks, and nothing beyond.
+    let mut c = simdcrypt::aes::Ctr::new(simdcrypt::aes::Aes128::new(&[5; 16]), &[0; 16]);
+    c.set_position(u128::MAX - 1, 15).unwrap();
+    assert!(c.has_keystream(1) && !c.has_keystream(2));
+    assert!(c.set_position(u128::MAX, 1).is_err());
+    assert_eq!(c.position(), (u128::MAX - 1, 15));
+    c.set_position(u128::MAX, 0).unwrap();
+    assert!(!c.has_keystream(1));
+    assert!(c.set_position(3, 16).is_err());
+    // Positions past u128 bytes are not representable in any `SeekNum`.
+    assert!(c.try_current_pos::<u128>().is_err());
 }
 
 /// One fixed case per family, so a regression shows a readable value, not only a mismatch:

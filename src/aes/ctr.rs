@@ -30,6 +30,8 @@ use crate::Error;
 #[derive(Clone)]
 pub struct Ctr<C: BlockCipher> {
     cipher: C,
+    /// The counter block of keystream block 0 (for [`Ctr::set_position`]).
+    iv: [u8; 16],
     /// The counter block of the next whole block of keystream.
     ctr: [u8; 16],
     /// Keystream of the block before `ctr`; bytes `pos..16` are unused.
@@ -44,6 +46,7 @@ impl<C: BlockCipher> Ctr<C> {
     pub fn new(cipher: C, iv: &[u8; 16]) -> Self {
         Ctr {
             cipher,
+            iv: *iv,
             ctr: *iv,
             ks: [0; 16],
             pos: 16,
@@ -141,6 +144,74 @@ impl<C: BlockCipher> Ctr<C> {
     /// advanced by the blocks used so far).
     pub fn counter(&self) -> [u8; 16] {
         self.ctr
+    }
+
+    /// Where the keystream stands: `(block, byte)`, the next byte of keystream is byte
+    /// `byte` (0..16) of block `block`, i.e. `16 * block + byte` bytes from the start (block 0
+    /// is the IV). Positions are public: the IV and how much was used.
+    ///
+    /// ```
+    /// use simdcrypt::aes::{Aes128, Ctr};
+    ///
+    /// let mut ctr = Ctr::new(Aes128::new(&[0; 16]), &[0; 16]);
+    /// ctr.apply_keystream(&mut [0; 40])?;
+    /// assert_eq!(ctr.position(), (2, 8));
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn position(&self) -> (u128, u8) {
+        // Blocks generated so far; the last one is partly unused when `pos < 16`.
+        let used = u128::MAX - self.left;
+        if self.pos == 16 {
+            (used, 0)
+        } else {
+            (used - 1, self.pos as u8)
+        }
+    }
+
+    /// Moves the keystream to byte `byte` of block `block` (see [`Self::position`]), forward
+    /// or back: random access into a CTR-encrypted file. The keystream has 2^128 − 1 blocks,
+    /// so the last position is `(u128::MAX, 0)` (nothing left); a position past it is
+    /// `Err(CounterExhausted)` and `byte >= 16` is `Err(InvalidLength)`, both leaving the
+    /// stream where it was.
+    ///
+    /// ```
+    /// use simdcrypt::aes::{Aes128, Ctr};
+    ///
+    /// let key = Aes128::new(&[7; 16]);
+    /// let mut whole = [0u8; 100];
+    /// Ctr::new(key.clone(), &[9; 16]).apply_keystream(&mut whole)?;
+    ///
+    /// let mut ctr = Ctr::new(key, &[9; 16]);
+    /// ctr.set_position(3, 5)?; // byte 53
+    /// let mut part = [0u8; 47];
+    /// ctr.apply_keystream(&mut part)?;
+    /// assert_eq!(part, whole[53..]);
+    /// assert!(ctr.set_position(0, 16).is_err());
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    pub fn set_position(&mut self, block: u128, byte: u8) -> Result<(), Error> {
+        if byte >= 16 {
+            return Err(Error::InvalidLength);
+        }
+        if block == u128::MAX && byte != 0 {
+            return Err(Error::CounterExhausted);
+        }
+        let mut ctr = self.iv;
+        super::ctr_add(&mut ctr, block);
+        self.ctr = ctr;
+        self.left = u128::MAX - block;
+        crate::wipe::wipe(&mut self.ks);
+        self.pos = 16;
+        if byte != 0 {
+            // The block the position is in, buffered; its first `byte` bytes are skipped.
+            let mut ks = [0u8; 16];
+            self.cipher.cipher().ctr(&mut self.ctr, &mut ks);
+            self.ks = ks;
+            crate::wipe::wipe(&mut ks);
+            self.left -= 1;
+            self.pos = usize::from(byte);
+        }
+        Ok(())
     }
 
     /// The kernel this key uses.

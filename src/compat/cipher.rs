@@ -10,7 +10,8 @@ use ::cipher::inout::{InOut, InOutBuf};
 use ::cipher::{
     Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncBackend,
     BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, Iv, IvSizeUser, Key, KeyInit,
-    KeyIvInit, KeySizeUser, ParBlocks, ParBlocksSizeUser, StreamCipher, StreamCipherError,
+    KeyIvInit, KeySizeUser, OverflowError, ParBlocks, ParBlocksSizeUser, SeekNum, StreamCipher,
+    StreamCipherError, StreamCipherSeek,
 };
 
 use crate::aes::{Aes128, Aes192, Aes256, Ctr};
@@ -284,5 +285,84 @@ impl StreamCipher for ChaCha20 {
         if self.apply_keystream(buf).is_err() {
             exhausted()
         }
+    }
+}
+
+/// A `(block, byte)` position of [`Ctr::position`] or [`ChaCha20::position`] as a byte count
+/// of type `T` (`bs` = block size): `OverflowError` if `T` cannot hold it.
+fn pos_as<T: SeekNum>((block, byte): (u128, u8), bs: u8) -> Result<T, OverflowError> {
+    if byte == 0 {
+        // `from_block_byte(b, bs, bs)` is b whole blocks (its `byte` counts 1..=bs).
+        T::from_block_byte(block, bs, bs)
+    } else {
+        // Inside block `block`: `block + 1` blocks begun, `bs - byte` bytes of it unused.
+        T::from_block_byte(block.checked_add(1).ok_or(OverflowError)?, byte, bs)
+    }
+}
+
+/// A byte count of type `T` as `(block, byte)` for `seek` (`bs` = block size).
+fn pos_from<T: SeekNum>(pos: T, bs: u8) -> Result<(u128, u8), StreamCipherError> {
+    Ok(pos.into_block_byte::<u128>(bs)?)
+}
+
+/// Byte positions from the IV (block 0 is the IV itself), like RustCrypto's `ctr`; through
+/// [`Ctr::position`] and [`Ctr::set_position`]. A position past the keystream's 2^128 − 1 blocks is
+/// `Err` from `try_seek`. (A negative `i32` position panics inside `cipher`'s own `SeekNum`
+/// conversion, before this code runs: use an unsigned type.)
+///
+/// ```
+/// use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
+/// use simdcrypt::aes::{Aes128, Ctr};
+///
+/// let mut whole = [0u8; 64];
+/// let mut c = <Ctr<Aes128> as KeyIvInit>::new(&[1; 16].into(), &[2; 16].into());
+/// StreamCipher::apply_keystream(&mut c, &mut whole);
+/// assert_eq!(c.current_pos::<u64>(), 64);
+///
+/// c.seek(21u32);
+/// let mut part = [0u8; 43];
+/// StreamCipher::apply_keystream(&mut c, &mut part);
+/// assert_eq!(part, whole[21..]);
+/// ```
+impl<C: crate::aes::BlockCipher> StreamCipherSeek for Ctr<C> {
+    fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
+        pos_as(self.position(), 16)
+    }
+
+    fn try_seek<T: SeekNum>(&mut self, pos: T) -> Result<(), StreamCipherError> {
+        let (block, byte) = pos_from(pos, 16)?;
+        self.set_position(block, byte)
+            .map_err(|_| StreamCipherError)
+    }
+}
+
+/// Byte positions counted from block 0 of the block counter, like RustCrypto's `chacha20`;
+/// through [`ChaCha20::position`] and [`ChaCha20::set_position`]. The RFC 8439 keystream ends at byte
+/// 2^38 (2^32 blocks): `try_seek` past it is `Err`. (A negative `i32` position panics inside
+/// `cipher`'s own `SeekNum` conversion, before this code runs: use an unsigned type.)
+///
+/// ```
+/// use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
+/// use simdcrypt::chacha20::ChaCha20;
+///
+/// let mut c = <ChaCha20 as KeyIvInit>::new(&[1; 32].into(), &[2; 12].into());
+/// let mut whole = [0u8; 200];
+/// StreamCipher::apply_keystream(&mut c, &mut whole);
+/// c.seek(130u64);
+/// let mut part = [0u8; 70];
+/// StreamCipher::apply_keystream(&mut c, &mut part);
+/// assert_eq!(part, whole[130..]);
+/// assert!(c.try_seek(1u64 << 38).is_ok());
+/// assert!(c.try_seek((1u64 << 38) + 1).is_err());
+/// ```
+impl StreamCipherSeek for ChaCha20 {
+    fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
+        pos_as(self.position(), 64)
+    }
+
+    fn try_seek<T: SeekNum>(&mut self, pos: T) -> Result<(), StreamCipherError> {
+        let (block, byte) = pos_from(pos, 64)?;
+        self.set_position(block, byte)
+            .map_err(|_| StreamCipherError)
     }
 }
