@@ -356,6 +356,9 @@ fn seek_edges() {
     assert_eq!(tail, want[24..]);
     assert_eq!(ours.current_pos::<u64>(), end);
     assert!(ours.try_apply_keystream(&mut [0u8; 1]).is_err());
+    // A negative position is `Err`, not a panic (`cipher`'s own split of an `i32` panics).
+    assert!(ours.try_seek(-1i32).is_err());
+    assert!(ours.try_seek(i32::MIN).is_err());
     // Past the end: refused, position unchanged; u32 cannot hold the position: `Err`.
     assert!(ours.try_seek((1u64 << 38) + 1).is_err());
     assert_eq!(ours.current_pos::<u64>(), 1 << 38);

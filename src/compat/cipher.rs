@@ -289,26 +289,30 @@ impl StreamCipher for ChaCha20 {
 }
 
 /// A `(block, byte)` position of [`Ctr::position`] or [`ChaCha20::position`] as a byte count
-/// of type `T` (`bs` = block size): `OverflowError` if `T` cannot hold it.
+/// of type `T` (`bs` = block size): `OverflowError` if `T` (or `u128`) cannot hold it.
 fn pos_as<T: SeekNum>((block, byte): (u128, u8), bs: u8) -> Result<T, OverflowError> {
-    if byte == 0 {
-        // `from_block_byte(b, bs, bs)` is b whole blocks (its `byte` counts 1..=bs).
-        T::from_block_byte(block, bs, bs)
-    } else {
-        // Inside block `block`: `block + 1` blocks begun, `bs - byte` bytes of it unused.
-        T::from_block_byte(block.checked_add(1).ok_or(OverflowError)?, byte, bs)
-    }
+    let bytes = block
+        .checked_mul(u128::from(bs))
+        .and_then(|b| b.checked_add(u128::from(byte)))
+        .ok_or(OverflowError)?;
+    // With a block size of 1, `from_block_byte(n, 1, 1)` is n itself, converted with a check.
+    T::from_block_byte(bytes, 1, 1)
 }
 
-/// A byte count of type `T` as `(block, byte)` for `seek` (`bs` = block size).
+/// A byte count of type `T` as `(block, byte)` for `set_position` (`bs` = block size).
+///
+/// `cipher`'s own `into_block_byte(bs)` panics on a negative `i32` (its remainder does not
+/// fit a `u8`); with a block size of 1 the remainder is always 0 and a negative count is an
+/// `OverflowError`, so the split is done here instead.
 fn pos_from<T: SeekNum>(pos: T, bs: u8) -> Result<(u128, u8), StreamCipherError> {
-    Ok(pos.into_block_byte::<u128>(bs)?)
+    let (bytes, _) = pos.into_block_byte::<u128>(1)?;
+    let bs = u128::from(bs);
+    Ok((bytes / bs, (bytes % bs) as u8))
 }
 
 /// Byte positions from the IV (block 0 is the IV itself), like RustCrypto's `ctr`; through
 /// [`Ctr::position`] and [`Ctr::set_position`]. A position past the keystream's 2^128 − 1 blocks is
-/// `Err` from `try_seek`. (A negative `i32` position panics inside `cipher`'s own `SeekNum`
-/// conversion, before this code runs: use an unsigned type.)
+/// `Err` from `try_seek`, and so is a negative `i32`.
 ///
 /// ```
 /// use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
@@ -338,8 +342,7 @@ impl<C: crate::aes::BlockCipher> StreamCipherSeek for Ctr<C> {
 
 /// Byte positions counted from block 0 of the block counter, like RustCrypto's `chacha20`;
 /// through [`ChaCha20::position`] and [`ChaCha20::set_position`]. The RFC 8439 keystream ends at byte
-/// 2^38 (2^32 blocks): `try_seek` past it is `Err`. (A negative `i32` position panics inside
-/// `cipher`'s own `SeekNum` conversion, before this code runs: use an unsigned type.)
+/// 2^38 (2^32 blocks): `try_seek` past it is `Err`, and so is a negative `i32`.
 ///
 /// ```
 /// use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
