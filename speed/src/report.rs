@@ -16,6 +16,9 @@ pub struct Figure {
     pub ops: Option<u64>,
     /// Counter ticks per byte (`--cycles`).
     pub ticks_per_byte: Option<f64>,
+    /// Where the message buffers started past a 64-byte boundary, as observed (not known for
+    /// the `openssl` subprocess).
+    pub buffer_offset: Option<usize>,
 }
 
 /// What a row holds.
@@ -70,6 +73,10 @@ pub struct Report {
     pub disabled: String,
     /// The kernel forced with `--backend`.
     pub forced_backend: Option<String>,
+    /// Decryption was timed (`-decrypt`).
+    pub decrypt: bool,
+    /// `-misalign`.
+    pub misalign: usize,
     /// The counter's label when `--cycles` was given.
     pub cycles_label: Option<&'static str>,
     /// `openssl version` of the subprocess, when it ran.
@@ -93,7 +100,7 @@ impl Report {
     pub fn table(&self) -> String {
         let mut s = String::new();
         s.push_str(&format!(
-            "simdcrypt-speed {} on {} ({}), {} thread{}, {} time, {} s per cell{}\n",
+            "simdcrypt-speed {} on {} ({}), {} thread{}, {} time, {} s per cell{}{}{}\n",
             env!("CARGO_PKG_VERSION"),
             self.cpu_model,
             self.arch,
@@ -108,6 +115,16 @@ impl Report {
             match &self.forced_backend {
                 Some(b) => format!(", kernel forced to {b}"),
                 None => String::new(),
+            },
+            if self.decrypt {
+                ", decryption (-decrypt)"
+            } else {
+                ""
+            },
+            if self.misalign > 0 {
+                format!(", buffers {} bytes past a 64-byte boundary", self.misalign)
+            } else {
+                String::new()
             }
         ));
         s.push_str(&format!(
@@ -234,6 +251,33 @@ impl Report {
         Some(s)
     }
 
+    /// `openssl speed -mr`'s summary: `+H:` and the sizes, then per measured row
+    /// `+F:<index>:<name>:<bytes per second>...`, the index being the algorithm's place in
+    /// `--list` (OpenSSL's is its own table's) and the name the algorithm for simdcrypt,
+    /// `algorithm/implementation` for the others. A size a row could not run prints 0.00, as
+    /// OpenSSL prints for a size it did not run.
+    pub fn machine_readable(&self) -> String {
+        let names = crate::algs::names();
+        let mut s = String::from("+H");
+        for n in &self.sizes {
+            s.push_str(&format!(":{n}"));
+        }
+        s.push('\n');
+        for r in &self.rows {
+            let Some(v) = figures(r) else { continue };
+            let index = names.iter().position(|n| *n == r.algorithm).unwrap_or(0);
+            s.push_str(&format!(
+                "+F:{index}:{}",
+                mr_name(r.algorithm, &r.implementation)
+            ));
+            for f in v {
+                s.push_str(&format!(":{:.2}", f.map_or(0.0, |f| f.rate)));
+            }
+            s.push('\n');
+        }
+        s
+    }
+
     /// Every figure, each with the context needed to read it alone.
     pub fn json(&self) -> Value {
         let mut results = Vec::new();
@@ -255,6 +299,7 @@ impl Report {
                             "threads": self.threads,
                             "timing": self.timing,
                             "ticks_per_byte": f.ticks_per_byte,
+                            "buffer_offset": f.buffer_offset,
                             "cpu_model": self.cpu_model,
                             "arch": self.arch,
                             "features": self.features,
@@ -286,6 +331,8 @@ impl Report {
                 "timing": self.timing,
                 "compare": self.compare,
                 "backend": self.forced_backend,
+                "decrypt": self.decrypt,
+                "misalign": self.misalign,
                 "cycles": self.cycles_label,
                 "openssl": self.openssl_version,
             },
@@ -365,6 +412,11 @@ impl Report {
                 .legend(move |(x, y)| {
                     Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
                 });
+            // A marker on every point: with a single `-bytes` size a line has nothing to
+            // join, and the markers are the chart.
+            chart
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 5, color.filled())))
+                .map_err(|e| err(&e))?;
         }
         chart
             .configure_series_labels()
@@ -375,6 +427,16 @@ impl Report {
             .map_err(|e| err(&e))?;
         root.present().map_err(|e| err(&e))?;
         Ok(series.len())
+    }
+}
+
+/// The name of a row in `-mr` lines: the algorithm for simdcrypt, else
+/// `algorithm/implementation` (no `:`, which separates the fields).
+pub fn mr_name(algorithm: &str, implementation: &str) -> String {
+    if implementation == "simdcrypt" {
+        algorithm.to_string()
+    } else {
+        format!("{algorithm}/{implementation}")
     }
 }
 
