@@ -20,6 +20,13 @@ use simdcrypt::cpu::Features;
 #[allow(dead_code, unused_imports)]
 #[path = "../src/algs.rs"]
 mod algs;
+// What algs.rs refers to: the TLS rows, and `cli::is_aead` in its tests.
+#[allow(dead_code, unused_imports)]
+#[path = "../src/cli.rs"]
+mod cli;
+#[allow(dead_code, unused_imports)]
+#[path = "../src/tls.rs"]
+mod tls;
 
 use algs::{Op, Out};
 

@@ -114,6 +114,14 @@ pub struct Algorithm {
     pub openssl: OpensslCmd,
 }
 
+impl Algorithm {
+    /// Whether a figure is operations per second, not bytes (`tls13-handshake`): measured
+    /// once, not per message size, and shown apart from the table.
+    pub fn counts_operations(&self) -> bool {
+        self.name.ends_with("-handshake")
+    }
+}
+
 /// The associated data of every AEAD measurement: 13 bytes, as in a TLS record header (and
 /// as `openssl speed -aead` uses).
 pub const AAD: [u8; 13] = [0x17, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -1150,7 +1158,56 @@ pub fn registry_for(decrypt: bool) -> Vec<Algorithm> {
             openssl: OpensslCmd::NoEquivalent,
         },
     ]);
+    v.extend(tls_rows());
     v
+}
+
+/// The `tls13-*` rows (see `tls.rs`): rustls with simdcrypt's suites, beside rustls with its
+/// aws-lc-rs and ring suites. The kernel shown is the AEAD's, which the provider picks from
+/// the detected features.
+fn tls_rows() -> Vec<Algorithm> {
+    use crate::tls::{Bulk, Configs, Handshake, Provider, Suite};
+    let row = |name, suite: Suite, backends: fn(Features) -> Vec<(&'static str, Features)>| {
+        let bulk = matches!(
+            name,
+            "tls13-aes-128-gcm" | "tls13-aes-256-gcm" | "tls13-chacha20-poly1305"
+        );
+        let make = move |p: Provider| -> Box<dyn Op> {
+            let configs = Configs::new(p, suite);
+            if bulk {
+                Box::new(Bulk::new(&configs))
+            } else {
+                Box::new(Handshake::new(configs))
+            }
+        };
+        Algorithm {
+            name,
+            granule: 1,
+            simdcrypt: Some(Simd {
+                backends,
+                make: Box::new(move |_| make(Provider::Simdcrypt)),
+            }),
+            peers: vec![
+                peer("aws-lc-rs", move || make(Provider::AwsLcRs)),
+                peer("ring", move || make(Provider::Ring)),
+            ],
+            openssl: OpensslCmd::NoEquivalent,
+        }
+    };
+    vec![
+        row("tls13-aes-128-gcm", Suite::Aes128Gcm, |f| {
+            vec![(simdcrypt::aead::Aes128Gcm::backend_for(f), f)]
+        }),
+        row("tls13-aes-256-gcm", Suite::Aes256Gcm, |f| {
+            vec![(simdcrypt::aead::Aes256Gcm::backend_for(f), f)]
+        }),
+        row("tls13-chacha20-poly1305", Suite::ChaCha20Poly1305, |f| {
+            vec![(simdcrypt::aead::ChaCha20Poly1305::backend_for(f), f)]
+        }),
+        row("tls13-handshake", Suite::Aes128Gcm, |f| {
+            vec![(simdcrypt::aead::Aes128Gcm::backend_for(f), f)]
+        }),
+    ]
 }
 
 /// The names users can type, in table order.
@@ -1223,7 +1280,7 @@ mod tests {
         let plain: Vec<u8> = (0..777u32).map(|i| (i * 13) as u8).collect();
         let mut checked = 0;
         for alg in registry_for(true) {
-            if !alg.name.ends_with("-gcm") && !alg.name.ends_with("-poly1305") {
+            if !crate::cli::is_aead(alg.name) {
                 continue;
             }
             let mut makers: Vec<Box<dyn Op>> = alg.peers.iter().map(|p| (p.make)()).collect();

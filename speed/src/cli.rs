@@ -323,7 +323,7 @@ fn positive_f64(flag: &str, v: String) -> Result<f64, UsageError> {
 
 /// Whether `name` is an AEAD row (what `-aead` accepts).
 pub fn is_aead(name: &str) -> bool {
-    name.ends_with("-gcm") || name.ends_with("-poly1305")
+    !name.starts_with("tls13-") && (name.ends_with("-gcm") || name.ends_with("-poly1305"))
 }
 
 fn algorithm(name: &str, algorithms: &[&str]) -> Result<String, UsageError> {
@@ -449,6 +449,7 @@ mod tests {
             assert!(p(bad).is_err(), "{bad:?}");
         }
         assert!(is_aead("chacha20-poly1305") && !is_aead("poly1305") && !is_aead("sha256"));
+        assert!(!is_aead("tls13-aes-128-gcm") && !is_aead("tls13-chacha20-poly1305"));
     }
 
     #[test]

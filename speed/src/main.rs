@@ -11,6 +11,7 @@ mod measure;
 mod openssl;
 mod report;
 mod sys;
+mod tls;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -180,7 +181,18 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
     };
     let in_process =
         |p: &Plan| usize::from(p.simd.is_ok()) + if o.compare { p.alg.peers.len() } else { 0 };
-    let slots: usize = plans.iter().map(in_process).sum::<usize>() * sizes.len();
+    // Rows counting operations (`tls13-handshake`) are measured once, at one byte.
+    let sizes_of = |alg: &Algorithm| -> Vec<usize> {
+        if alg.counts_operations() {
+            vec![1]
+        } else {
+            sizes.clone()
+        }
+    };
+    let slots: usize = plans
+        .iter()
+        .map(|p| in_process(p) * sizes_of(p.alg).len())
+        .sum();
     let seconds = match o.seconds {
         Some(s) => s,
         None => (BUDGET / slots.max(1) as f64).clamp(0.02, 3.0),
@@ -242,7 +254,7 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
             .filter(|_| !matches!(alg.openssl, algs::OpensslCmd::NoEquivalent));
         let mut openssl_figures: Vec<Option<Figure>> = Vec::new();
         let mut openssl_errors: Vec<String> = Vec::new();
-        for &size in &sizes {
+        for &size in &sizes_of(alg) {
             if makers.is_empty() {
                 break;
             }
@@ -295,12 +307,14 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
         match &plan.simd {
             Ok(_) => rows.push(Row {
                 algorithm: alg.name,
+                per_operation: alg.counts_operations(),
                 implementation: "simdcrypt".into(),
                 kernel: labels[0].1.clone(),
                 status: Status::Measured(figures.next().unwrap_or_default()),
             }),
             Err(status) => rows.push(Row {
                 algorithm: alg.name,
+                per_operation: alg.counts_operations(),
                 implementation: "simdcrypt".into(),
                 kernel: "-".into(),
                 status: status.clone(),
@@ -310,6 +324,7 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
             for (p, f) in alg.peers.iter().zip(figures) {
                 rows.push(Row {
                     algorithm: alg.name,
+                    per_operation: alg.counts_operations(),
                     implementation: p.name.into(),
                     kernel: "-".into(),
                     status: Status::Measured(f),
@@ -323,6 +338,7 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
                 };
                 rows.push(Row {
                     algorithm: alg.name,
+                    per_operation: alg.counts_operations(),
                     implementation: "openssl".into(),
                     kernel: "-".into(),
                     status,

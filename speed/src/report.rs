@@ -44,6 +44,9 @@ pub struct Row {
     pub kernel: String,
     /// The figures.
     pub status: Status,
+    /// The figure is operations per second (`tls13-handshake`), measured once: one entry in
+    /// `Measured`, shown apart from the table.
+    pub per_operation: bool,
 }
 
 /// A whole run.
@@ -142,6 +145,7 @@ impl Report {
         ));
         s.push_str("The 'numbers' are in 1000s of bytes per second processed.\n");
         s.push_str(&self.grid(|f| format!("{:>w$.2}k", f.rate / 1e3, w = COL - 1), true));
+        s.push_str(&self.operations());
         if let Some(label) = self.cycles_label {
             s.push_str(&format!("\nCycles per byte, {label}:\n"));
             s.push_str(&self.grid(
@@ -170,11 +174,13 @@ impl Report {
             s.push_str(&format!("{:>COL$}", format!("{n} bytes")));
         }
         s.push_str("  kernel\n");
+        let rows: Vec<&Row> = self.rows.iter().filter(|r| !r.per_operation).collect();
         let mut i = 0;
-        while i < self.rows.len() {
-            let alg = self.rows[i].algorithm;
-            let group: Vec<&Row> = self.rows[i..]
+        while i < rows.len() {
+            let alg = rows[i].algorithm;
+            let group: Vec<&Row> = rows[i..]
                 .iter()
+                .copied()
                 .take_while(|r| r.algorithm == alg)
                 .collect();
             i += group.len();
@@ -200,6 +206,54 @@ impl Report {
                 }
             }
             if ratios && self.compare {
+                if let Some(line) = self.ratio_row(&group) {
+                    s.push_str(&line);
+                }
+            }
+        }
+        s
+    }
+
+    /// The rows counting operations (`tls13-handshake`): one figure each, per second.
+    fn operations(&self) -> String {
+        let rows: Vec<&Row> = self.rows.iter().filter(|r| r.per_operation).collect();
+        if rows.is_empty() {
+            return String::new();
+        }
+        let w = self.name_width();
+        let mut s = String::from(
+            "\nFull TLS 1.3 handshakes per second (X25519, ECDSA P-256 certificate, no \
+             resumption):\n",
+        );
+        s.push_str(&format!("{:<w$}", "type"));
+        if self.compare {
+            s.push_str(&format!("{:<13}", "impl"));
+        }
+        s.push_str(&format!("{:>COL$}  kernel\n", "per second"));
+        for r in &rows {
+            s.push_str(&format!("{:<w$}", r.algorithm));
+            if self.compare {
+                s.push_str(&format!("{:<13}", r.implementation));
+            }
+            match &r.status {
+                Status::Measured(v) => match v.first().copied().flatten() {
+                    Some(f) => s.push_str(&format!("{:>COL$.1}  {}\n", f.rate, r.kernel)),
+                    None => s.push_str(&format!("{:>COL$}\n", "n/a")),
+                },
+                Status::NotImplemented => s.push_str("not implemented in simdcrypt yet\n"),
+                Status::Skipped(why) => s.push_str(&format!("skipped: {why}\n")),
+            }
+        }
+        if self.compare {
+            let mut i = 0;
+            while i < rows.len() {
+                let alg = rows[i].algorithm;
+                let group: Vec<&Row> = rows[i..]
+                    .iter()
+                    .copied()
+                    .take_while(|r| r.algorithm == alg)
+                    .collect();
+                i += group.len();
                 if let Some(line) = self.ratio_row(&group) {
                     s.push_str(&line);
                 }
@@ -263,7 +317,7 @@ impl Report {
             s.push_str(&format!(":{n}"));
         }
         s.push('\n');
-        for r in &self.rows {
+        for r in self.rows.iter().filter(|r| !r.per_operation) {
             let Some(v) = figures(r) else { continue };
             let index = names.iter().position(|n| *n == r.algorithm).unwrap_or(0);
             s.push_str(&format!(
@@ -285,6 +339,23 @@ impl Report {
         let mut skipped = Vec::new();
         for r in &self.rows {
             match &r.status {
+                Status::Measured(v) if r.per_operation => {
+                    for f in v.iter().flatten() {
+                        results.push(json!({
+                            "algorithm": r.algorithm,
+                            "implementation": r.implementation,
+                            "kernel": r.kernel,
+                            "operations_per_second": f.rate,
+                            "seconds": f.seconds,
+                            "operations": f.ops,
+                            "threads": self.threads,
+                            "timing": self.timing,
+                            "cpu_model": self.cpu_model,
+                            "arch": self.arch,
+                            "features": self.features,
+                        }));
+                    }
+                }
                 Status::Measured(v) => {
                     for (f, &size) in v.iter().zip(&self.sizes) {
                         let Some(f) = f else { continue };
@@ -350,6 +421,7 @@ impl Report {
         let series: Vec<(String, Vec<(f64, f64)>)> = self
             .rows
             .iter()
+            .filter(|r| !r.per_operation)
             .filter_map(|r| {
                 let v = figures(r)?;
                 let pts: Vec<(f64, f64)> = v

@@ -162,7 +162,18 @@ fn short_seconds_give_a_full_table() {
         assert!(header.contains(&format!("{n} bytes")), "{header}");
     }
     let r = rows(&stdout);
-    let algs = algorithms();
+    // Handshakes are counted per second, apart from the table.
+    let (ops, algs): (Vec<_>, Vec<_>) = algorithms()
+        .into_iter()
+        .partition(|(n, _)| n.ends_with("-handshake"));
+    assert_eq!(ops.len(), 1);
+    let hs = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Full TLS 1.3 handshakes per second"))
+        .find(|l| l.starts_with("tls13-handshake"))
+        .expect("the handshake line");
+    let per_second: f64 = hs.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!(per_second > 0.0, "{hs}");
     assert_eq!(r.len(), algs.len(), "{stdout}");
     let f = Features::hardware();
     for (row, (name, implemented)) in r.iter().zip(&algs) {
@@ -831,7 +842,7 @@ fn aead_selects_aeads_only() {
     let want: Vec<String> = algorithms()
         .into_iter()
         .map(|(n, _)| n)
-        .filter(|n| n.ends_with("-gcm") || n.ends_with("-poly1305"))
+        .filter(|n| !n.starts_with("tls13-") && (n.ends_with("-gcm") || n.ends_with("-poly1305")))
         .collect();
     assert_eq!(got, want);
     assert!(want.len() >= 5);
@@ -871,4 +882,73 @@ fn cpu_kernel_columns_line_up() {
         .map(|l| l.find("(available:").unwrap())
         .collect();
     assert!(avail.windows(2).all(|w| w[0] == w[1]), "{s}");
+}
+
+/// The `tls13-*` rows run real rustls connections with simdcrypt's suites and, with
+/// `--compare`, rustls's aws-lc-rs and ring suites; handshakes are counted per second.
+#[test]
+fn tls13_rows_compare_providers() {
+    let empty = scratch("tls-path");
+    let v = json_of(
+        &cmd(&[
+            "--compare",
+            "tls13-aes-128-gcm",
+            "tls13-chacha20-poly1305",
+            "tls13-handshake",
+            "-bytes",
+            "1024",
+            "-seconds",
+            "0.01",
+            "--json",
+            "-",
+        ])
+        .env("PATH", &empty)
+        .output()
+        .unwrap(),
+    );
+    let results = v["results"].as_array().unwrap();
+    let mut seen = Vec::new();
+    for r in results {
+        let name = r["algorithm"].as_str().unwrap();
+        let imp = r["implementation"].as_str().unwrap();
+        if name == "tls13-handshake" {
+            assert!(r["operations_per_second"].as_f64().unwrap() > 0.0, "{r}");
+            assert!(
+                r["size"].is_null() && r["bytes_per_second"].is_null(),
+                "{r}"
+            );
+        } else {
+            check_figure(r, 1);
+            assert_eq!(r["size"], 1024);
+        }
+        seen.push(format!("{name} {imp}"));
+    }
+    let mut want = Vec::new();
+    for alg in [
+        "tls13-aes-128-gcm",
+        "tls13-chacha20-poly1305",
+        "tls13-handshake",
+    ] {
+        for imp in ["simdcrypt", "aws-lc-rs", "ring"] {
+            want.push(format!("{alg} {imp}"));
+        }
+    }
+    assert_eq!(seen, want);
+
+    let out = cmd(&["--compare", "tls13-handshake", "-seconds", "0.01"])
+        .env("PATH", &empty)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("Full TLS 1.3 handshakes per second"), "{s}");
+    let lines: Vec<&str> = s
+        .lines()
+        .filter(|l| l.starts_with("tls13-handshake"))
+        .collect();
+    assert_eq!(lines.len(), 4, "simdcrypt, aws-lc-rs, ring, ratio: {s}");
+    assert!(
+        lines[3].contains("÷best peer") && lines[3].trim_end().ends_with('x'),
+        "{s}"
+    );
 }
