@@ -795,6 +795,10 @@ fn decrypt_is_measured_and_passed_to_openssl() {
         s.lines().next().unwrap().contains("decryption (-decrypt)"),
         "{s}"
     );
+    assert!(
+        s.contains("Note: -decrypt: `openssl speed -decrypt -aead` opens with a fake tag"),
+        "{s}"
+    );
     let r = rows(&s);
     for alg in ["aes-128-gcm", "aes-128-ecb", "chacha20-poly1305"] {
         let ours = r
