@@ -20,6 +20,13 @@ use simdcrypt::cpu::Features;
 #[allow(dead_code, unused_imports)]
 #[path = "../src/algs.rs"]
 mod algs;
+// What algs.rs refers to: the TLS rows, and `cli::is_aead` in its tests.
+#[allow(dead_code, unused_imports)]
+#[path = "../src/cli.rs"]
+mod cli;
+#[allow(dead_code, unused_imports)]
+#[path = "../src/tls.rs"]
+mod tls;
 
 use algs::{Op, Out};
 
@@ -36,7 +43,7 @@ const GROUPS: [&str; 8] = [
     "sha512",
 ];
 
-type Make = Box<dyn Fn() -> Box<dyn Op>>;
+type Make<'a> = Box<dyn Fn() -> Box<dyn Op> + 'a>;
 
 fn all(c: &mut Criterion) {
     let registry = algs::registry();
@@ -45,16 +52,15 @@ fn all(c: &mut Criterion) {
             .iter()
             .find(|a| a.name == name)
             .expect("every group is in the registry");
-        let mut impls: Vec<(String, Make)> = Vec::new();
+        let mut impls: Vec<(String, Make<'_>)> = Vec::new();
         if let Some(simd) = &alg.simdcrypt {
-            let make = simd.make;
+            let make = &simd.make;
             for (kernel, f) in (simd.backends)(Features::detect()) {
                 impls.push((format!("simdcrypt/{kernel}"), Box::new(move || make(f))));
             }
         }
         for p in &alg.peers {
-            let make = p.make;
-            impls.push((p.name.to_string(), Box::new(make)));
+            impls.push((p.name.to_string(), Box::new(|| (p.make)())));
         }
         #[cfg(feature = "openssl")]
         if let Some(make) = ossl::make(name) {
@@ -69,6 +75,7 @@ fn all(c: &mut Criterion) {
             for (label, make) in &impls {
                 let mut op = make();
                 let mut buf = vec![0x5au8; n];
+                op.prepare(&mut buf);
                 let mut out: Out = [0; 64];
                 g.bench_function(BenchmarkId::new(label.as_str(), n), |b| {
                     b.iter(|| op.run(black_box(&mut buf), &mut out))
@@ -143,7 +150,7 @@ mod ossl {
         ctx
     }
 
-    fn aead(cipher: &'static openssl::cipher::CipherRef) -> Make {
+    fn aead(cipher: &'static openssl::cipher::CipherRef) -> Make<'static> {
         Box::new(move || {
             Box::new(Aead {
                 ctx: keyed(cipher, None),
@@ -153,7 +160,7 @@ mod ossl {
         })
     }
 
-    fn stream(cipher: &'static openssl::cipher::CipherRef) -> Make {
+    fn stream(cipher: &'static openssl::cipher::CipherRef) -> Make<'static> {
         Box::new(move || {
             Box::new(Stream {
                 ctx: keyed(cipher, Some(&[0u8; 16])),
@@ -162,11 +169,11 @@ mod ossl {
         })
     }
 
-    fn digest(md: fn() -> MessageDigest) -> Make {
+    fn digest(md: fn() -> MessageDigest) -> Make<'static> {
         Box::new(move || Box::new(Digest(md())))
     }
 
-    pub fn make(name: &str) -> Option<Make> {
+    pub fn make(name: &str) -> Option<Make<'static>> {
         Some(match name {
             "aes-128-gcm" => aead(Cipher::aes_128_gcm()),
             "aes-256-gcm" => aead(Cipher::aes_256_gcm()),

@@ -11,10 +11,12 @@
 //! - HMAC: the key is set up once; each operation MACs one message from that keyed state
 //!   (`openssl speed -hmac sha256`);
 //! - AEADs: one complete seal of the message with a new nonce and 13 bytes of associated data
-//!   (`openssl speed -aead -evp aes-128-gcm`, the TLS-like sequence);
+//!   (`openssl speed -aead -evp aes-128-gcm`, the TLS-like sequence); with `-decrypt`, one
+//!   complete open of an authentic ciphertext, tag checked (see [`Open`]);
 //! - CTR and CBC: the key is set up once; each operation encrypts one message in place,
 //!   continuing the stream (`openssl speed -evp aes-128-ctr`). aws-lc-rs's one-shot API takes
-//!   a new IV per message instead.
+//!   a new IV per message instead. With `-decrypt`, CBC, ECB and IGE decrypt; CTR and ChaCha20
+//!   are their own inverse, so those rows do not change.
 
 use std::hint::black_box;
 use std::marker::PhantomData;
@@ -29,6 +31,10 @@ pub trait Op: Send {
     /// Processes `buf` (a whole message; ciphers encrypt it in place), writes the digest or
     /// tag, if the algorithm has one, to the front of `out` and returns its length.
     fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize;
+
+    /// Called once on each fresh object with its message buffer, outside the timed region:
+    /// whatever `run` needs the buffer to hold (an authentic ciphertext, for opening).
+    fn prepare(&mut self, _buf: &mut [u8]) {}
 }
 
 /// Copies `v` to the front of `out`.
@@ -43,7 +49,7 @@ pub struct Simd {
     /// selects it (the crate's `backends()`).
     pub backends: fn(Features) -> Vec<(&'static str, Features)>,
     /// An object using the best kernel within the feature set.
-    pub make: fn(Features) -> Box<dyn Op>,
+    pub make: Box<dyn Fn(Features) -> Box<dyn Op> + Send + Sync>,
 }
 
 /// Another library, compiled in.
@@ -51,7 +57,7 @@ pub struct Peer {
     /// `ring`, `aws-lc-rs` or `rustcrypto`.
     pub name: &'static str,
     /// A keyed object ready to run.
-    pub make: fn() -> Box<dyn Op>,
+    pub make: Box<dyn Fn() -> Box<dyn Op> + Send + Sync>,
 }
 
 /// How `openssl speed` names the same measurement.
@@ -63,6 +69,8 @@ pub enum OpensslCmd {
     EvpDecrypt(&'static str),
     /// `-aead -evp NAME`
     Aead(&'static str),
+    /// `-decrypt -aead -evp NAME`
+    AeadDecrypt(&'static str),
     /// `-hmac DIGEST`
     Hmac(&'static str),
     /// `openssl speed` has no equivalent (OpenSSL 3.0 cannot time Poly1305 alone).
@@ -76,8 +84,18 @@ impl OpensslCmd {
             OpensslCmd::Evp(n) => vec!["-evp", n],
             OpensslCmd::EvpDecrypt(n) => vec!["-decrypt", "-evp", n],
             OpensslCmd::Aead(n) => vec!["-aead", "-evp", n],
+            OpensslCmd::AeadDecrypt(n) => vec!["-decrypt", "-aead", "-evp", n],
             OpensslCmd::Hmac(n) => vec!["-hmac", n],
             OpensslCmd::NoEquivalent => vec![],
+        }
+    }
+
+    /// The same with `-decrypt`.
+    fn decrypting(self) -> Self {
+        match self {
+            OpensslCmd::Evp(n) => OpensslCmd::EvpDecrypt(n),
+            OpensslCmd::Aead(n) => OpensslCmd::AeadDecrypt(n),
+            other => other,
         }
     }
 }
@@ -94,6 +112,14 @@ pub struct Algorithm {
     pub peers: Vec<Peer>,
     /// The `openssl speed` equivalent.
     pub openssl: OpensslCmd,
+}
+
+impl Algorithm {
+    /// Whether a figure is operations per second, not bytes (`tls13-handshake`): measured
+    /// once, not per message size, and shown apart from the table.
+    pub fn counts_operations(&self) -> bool {
+        self.name.ends_with("-handshake")
+    }
 }
 
 /// The associated data of every AEAD measurement: 13 bytes, as in a TLS record header (and
@@ -142,7 +168,7 @@ macro_rules! simd_digest {
     ($h:ty) => {
         Simd {
             backends: |f| <$h>::backends(f).collect(),
-            make: |f| Box::new(SimdDigest::<$h>(f, PhantomData)),
+            make: Box::new(|f| Box::new(SimdDigest::<$h>(f, PhantomData))),
         }
     };
 }
@@ -151,11 +177,11 @@ macro_rules! simd_hmac {
     ($h:ty) => {
         Simd {
             backends: |f| <$h>::backends(f).collect(),
-            make: |f| {
+            make: Box::new(|f| {
                 Box::new(SimdHmac(simdcrypt::hmac::Hmac::<$h>::new_with(
                     &HMAC_KEY, f,
                 )))
-            },
+            }),
         }
     };
 }
@@ -171,8 +197,25 @@ pub enum ModeKind {
     CbcDecrypt,
     /// ECB encryption of the message's blocks (`openssl speed -evp aes-128-ecb`).
     Ecb,
+    /// ECB decryption (`-decrypt`).
+    EcbDecrypt,
     /// IGE encryption, chained across messages (no `openssl speed` equivalent in 3.0).
     IgeEncrypt,
+    /// IGE decryption (`-decrypt`).
+    IgeDecrypt,
+}
+
+impl ModeKind {
+    /// What `-decrypt` measures instead.
+    fn decrypting(self) -> Self {
+        match self {
+            ModeKind::CbcEncrypt => ModeKind::CbcDecrypt,
+            ModeKind::Ecb => ModeKind::EcbDecrypt,
+            ModeKind::IgeEncrypt => ModeKind::IgeDecrypt,
+            // CTR is its own inverse.
+            other => other,
+        }
+    }
 }
 
 struct SimdMode<C: simdcrypt::aes::BlockCipher> {
@@ -180,7 +223,8 @@ struct SimdMode<C: simdcrypt::aes::BlockCipher> {
     ctr: simdcrypt::aes::Ctr<C>,
     cbc: simdcrypt::aes::Cbc<C>,
     ige: simdcrypt::aes::Ige<C>,
-    /// A key for ECB, and its `encrypt_blocks` (an inherent method of each key type).
+    /// A key for ECB, and its `encrypt_blocks` or `decrypt_blocks` (inherent methods of each
+    /// key type).
     ecb: C,
     ecb_blocks: fn(&C, &mut [[u8; 16]]),
 }
@@ -192,7 +236,8 @@ impl<C: simdcrypt::aes::BlockCipher + Send> Op for SimdMode<C> {
             ModeKind::CbcEncrypt => self.cbc.encrypt(buf).expect("whole blocks"),
             ModeKind::CbcDecrypt => self.cbc.decrypt(buf).expect("whole blocks"),
             ModeKind::IgeEncrypt => self.ige.encrypt(buf).expect("whole blocks"),
-            ModeKind::Ecb => {
+            ModeKind::IgeDecrypt => self.ige.decrypt(buf).expect("whole blocks"),
+            ModeKind::Ecb | ModeKind::EcbDecrypt => {
                 assert!(buf.len() % 16 == 0, "whole blocks");
                 // SAFETY: `[u8; 16]` has alignment 1 and no invalid values; the slice covers
                 // exactly `buf`'s bytes and `buf` is not used while it lives.
@@ -213,50 +258,149 @@ macro_rules! simd_mode {
     ($c:ty, $kind:expr) => {
         Simd {
             backends: |f| <$c>::backends(f).collect(),
-            make: |f| {
+            make: Box::new(move |f| {
                 let key = CIPHER_KEY[..<$c as simdcrypt::aes::BlockCipher>::KEY_LEN]
                     .try_into()
                     .expect("key length");
+                let kind = $kind;
                 Box::new(SimdMode {
-                    kind: $kind,
+                    kind,
                     ctr: simdcrypt::aes::Ctr::new(<$c>::new_with(f, key), &[0; 16]),
                     cbc: simdcrypt::aes::Cbc::new(<$c>::new_with(f, key), &[0; 16]),
                     ige: simdcrypt::aes::Ige::new(<$c>::new_with(f, key), &[0; 32]),
                     ecb: <$c>::new_with(f, key),
-                    ecb_blocks: |c: &$c, b: &mut [[u8; 16]]| c.encrypt_blocks(b),
+                    ecb_blocks: if matches!(kind, ModeKind::EcbDecrypt) {
+                        |c: &$c, b: &mut [[u8; 16]]| c.decrypt_blocks(b)
+                    } else {
+                        |c: &$c, b: &mut [[u8; 16]]| c.encrypt_blocks(b)
+                    },
                 })
-            },
+            }),
         }
     };
 }
 
-/// One AEAD seal per operation, with a new nonce and the 13-byte [`AAD`], as the peers do.
-macro_rules! simd_aead {
-    ($t:ty, $key_len:literal) => {
-        simd_aead!($t, $key_len, 12)
+/// One AEAD under the measurement key, as each library spells it: seal or open in place
+/// under the `n`th nonce and the 13-byte [`AAD`], with a detached 16-byte tag.
+pub trait AeadImpl: Send {
+    /// Seals `buf` in place; returns the tag.
+    fn seal(&self, n: u64, buf: &mut [u8]) -> [u8; 16];
+    /// Opens `buf` in place; whether `tag` was authentic (then `buf` holds the plaintext).
+    fn open(&self, n: u64, buf: &mut [u8], tag: &[u8; 16]) -> bool;
+}
+
+/// The measurement of sealing: one complete seal per operation, with a new nonce.
+pub struct Seal<A> {
+    aead: A,
+    n: u64,
+}
+
+impl<A: AeadImpl> Op for Seal<A> {
+    fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
+        self.n += 1;
+        put(out, &self.aead.seal(self.n, buf))
+    }
+}
+
+/// The measurement of opening (`-decrypt`): one complete open per operation, of an authentic
+/// ciphertext, tag checked; a failed open stops the run instead of counting.
+///
+/// No copy refreshes the ciphertext between operations: with one nonce, the keystream maps the
+/// plaintext P to the ciphertext C and C back to P, so [`Op::prepare`] seals P (giving C and
+/// tag T0) and C (giving P and T1), and the operations alternate between opening C with T0
+/// and P with T1, each an authentic ciphertext that leaves the next one in the buffer.
+/// (OpenSSL's `-decrypt -aead` times opens with a fake tag that fail at the end.)
+pub struct Open<A> {
+    aead: A,
+    tags: [[u8; 16]; 2],
+    next: usize,
+}
+
+impl<A: AeadImpl> Op for Open<A> {
+    fn prepare(&mut self, buf: &mut [u8]) {
+        let plain = buf.to_vec();
+        let t0 = self.aead.seal(0, buf);
+        let cipher = buf.to_vec();
+        let mut again = cipher.clone();
+        let t1 = self.aead.seal(0, &mut again);
+        assert!(
+            again == plain,
+            "the keystream of one nonce is its own inverse"
+        );
+        let mut forged = t0;
+        forged[0] ^= 1;
+        let mut probe = cipher.clone();
+        assert!(
+            !self.aead.open(0, &mut probe, &forged),
+            "a forged tag must not open"
+        );
+        // One round of the timed sequence, checked: C opens to P, P opens to C.
+        assert!(
+            self.aead.open(0, buf, &t0) && *buf == *plain,
+            "C must open to P"
+        );
+        assert!(
+            self.aead.open(0, buf, &t1) && *buf == *cipher,
+            "P must open to C"
+        );
+        self.tags = [t0, t1];
+        self.next = 0;
+    }
+
+    fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
+        let tag = self.tags[self.next];
+        let authentic = self.aead.open(0, buf, &tag);
+        assert!(authentic, "an authentic ciphertext failed to open");
+        self.next ^= 1;
+        put(out, &tag)
+    }
+}
+
+/// Boxes `aead` for sealing or, with `decrypt`, for opening.
+fn aead_op<A: AeadImpl + 'static>(aead: A, decrypt: bool) -> Box<dyn Op> {
+    if decrypt {
+        Box::new(Open {
+            aead,
+            tags: [[0; 16]; 2],
+            next: 0,
+        })
+    } else {
+        Box::new(Seal { aead, n: 0 })
+    }
+}
+
+macro_rules! simd_aead_impl {
+    ($t:ty, $nonce_len:literal) => {
+        impl AeadImpl for $t {
+            fn seal(&self, n: u64, buf: &mut [u8]) -> [u8; 16] {
+                self.seal_in_place_detached(&nonce_n::<$nonce_len>(n), &AAD, buf)
+                    .expect("message within the AEAD's limits")
+            }
+            fn open(&self, n: u64, buf: &mut [u8], tag: &[u8; 16]) -> bool {
+                self.open_in_place_detached(&nonce_n::<$nonce_len>(n), &AAD, buf, tag)
+                    .is_ok()
+            }
+        }
     };
-    ($t:ty, $key_len:literal, $nonce_len:literal) => {
+}
+simd_aead_impl!(simdcrypt::aead::Aes128Gcm, 12);
+simd_aead_impl!(simdcrypt::aead::Aes192Gcm, 12);
+simd_aead_impl!(simdcrypt::aead::Aes256Gcm, 12);
+simd_aead_impl!(simdcrypt::aead::ChaCha20Poly1305, 12);
+simd_aead_impl!(simdcrypt::aead::XChaCha20Poly1305, 24);
+
+/// One AEAD seal (or, with `-decrypt`, open) per operation, with the 13-byte [`AAD`], as the
+/// peers do.
+macro_rules! simd_aead {
+    ($t:ty, $key_len:literal, $decrypt:expr) => {
         Simd {
             backends: |f| <$t>::backends(f).collect(),
-            make: |f| {
-                struct Gcm {
-                    aead: $t,
-                    n: u64,
-                }
-                impl Op for Gcm {
-                    fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
-                        self.n += 1;
-                        let tag = self
-                            .aead
-                            .seal_in_place_detached(&nonce_n::<$nonce_len>(self.n), &AAD, buf)
-                            .expect("message within the AEAD's limits");
-                        put(out, &tag)
-                    }
-                }
-                let key: &[u8; $key_len] = CIPHER_KEY[..$key_len].try_into().expect("key length");
-                Box::new(Gcm {
-                    aead: <$t>::new_with(f, key),
-                    n: 0,
+            make: {
+                let decrypt: bool = $decrypt;
+                Box::new(move |f| {
+                    let key: &[u8; $key_len] =
+                        CIPHER_KEY[..$key_len].try_into().expect("key length");
+                    aead_op(<$t>::new_with(f, key), decrypt)
                 })
             },
         }
@@ -301,7 +445,7 @@ const CHACHA_KEY: [u8; 32] = [0x42; 32];
 // ring and aws-lc-rs share an API for digests, HMAC and AEADs.
 
 macro_rules! ring_like {
-    ($module:ident, $krate:ident) => {
+    ($module:ident, $krate:ident, $open:ident) => {
         pub mod $module {
             use super::*;
             use ::$krate::{aead, digest, hmac};
@@ -325,38 +469,55 @@ macro_rules! ring_like {
                 }
             }
 
-            pub struct Aead {
-                key: aead::LessSafeKey,
-                n: u64,
+            /// The AEAD under the measurement key.
+            pub fn aead(alg: &'static aead::Algorithm) -> aead::LessSafeKey {
+                let key = [0x42u8; 32];
+                let unbound = aead::UnboundKey::new(alg, &key[..alg.key_len()])
+                    .expect("key length of the algorithm");
+                aead::LessSafeKey::new(unbound)
             }
-            impl Aead {
-                pub fn new(alg: &'static aead::Algorithm) -> Self {
-                    let key = [0x42u8; 32];
-                    let unbound = aead::UnboundKey::new(alg, &key[..alg.key_len()])
-                        .expect("key length of the algorithm");
-                    Aead {
-                        key: aead::LessSafeKey::new(unbound),
-                        n: 0,
-                    }
-                }
-            }
-            impl Op for Aead {
-                fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
-                    self.n += 1;
-                    let nonce = aead::Nonce::assume_unique_for_key(nonce(self.n));
+            impl AeadImpl for aead::LessSafeKey {
+                fn seal(&self, n: u64, buf: &mut [u8]) -> [u8; 16] {
+                    let nonce = aead::Nonce::assume_unique_for_key(nonce(n));
                     let tag = self
-                        .key
                         .seal_in_place_separate_tag(nonce, aead::Aad::from(AAD), buf)
                         .expect("message within the AEAD's limits");
-                    put(out, tag.as_ref())
+                    tag.as_ref().try_into().expect("16-byte tag")
+                }
+                fn open(&self, n: u64, buf: &mut [u8], tag: &[u8; 16]) -> bool {
+                    let nonce = aead::Nonce::assume_unique_for_key(nonce(n));
+                    $open(self, nonce, buf, tag)
                 }
             }
         }
     };
 }
 
-ring_like!(ring_ops, ring);
-ring_like!(aws_ops, aws_lc_rs);
+/// ring's `open_in_place_separate_tag` takes a `Tag` and the ciphertext's range.
+fn ring_open(
+    key: &::ring::aead::LessSafeKey,
+    nonce: ::ring::aead::Nonce,
+    buf: &mut [u8],
+    tag: &[u8; 16],
+) -> bool {
+    let tag = ::ring::aead::Tag::from(*tag);
+    key.open_in_place_separate_tag(nonce, ::ring::aead::Aad::from(AAD), tag, buf, 0..)
+        .is_ok()
+}
+
+/// aws-lc-rs's takes the tag's bytes.
+fn aws_open(
+    key: &::aws_lc_rs::aead::LessSafeKey,
+    nonce: ::aws_lc_rs::aead::Nonce,
+    buf: &mut [u8],
+    tag: &[u8; 16],
+) -> bool {
+    key.open_in_place_separate_tag(nonce, ::aws_lc_rs::aead::Aad::from(AAD), tag, buf)
+        .is_ok()
+}
+
+ring_like!(ring_ops, ring, ring_open);
+ring_like!(aws_ops, aws_lc_rs, aws_open);
 
 /// aws-lc-rs's raw AES modes (ring has none public). Its API takes a new IV per message.
 mod aws_cipher {
@@ -391,9 +552,12 @@ mod aws_cipher {
                 ModeKind::CbcEncrypt => Key::Enc(EncryptingKey::cbc(unbound()).expect("CBC")),
                 ModeKind::CbcDecrypt => Key::Dec(DecryptingKey::cbc(unbound()).expect("CBC")),
                 ModeKind::Ecb => Key::Enc(EncryptingKey::ecb(unbound()).expect("ECB")),
-                ModeKind::IgeEncrypt => unreachable!("aws-lc-rs has no IGE"),
+                ModeKind::EcbDecrypt => Key::Dec(DecryptingKey::ecb(unbound()).expect("ECB")),
+                ModeKind::IgeEncrypt | ModeKind::IgeDecrypt => {
+                    unreachable!("aws-lc-rs has no IGE")
+                }
             };
-            let ecb = matches!(kind, ModeKind::Ecb);
+            let ecb = matches!(kind, ModeKind::Ecb | ModeKind::EcbDecrypt);
             Mode { key, iv: 0, ecb }
         }
     }
@@ -414,10 +578,12 @@ mod aws_cipher {
                     );
                 }
                 Key::Dec(k) => {
-                    black_box(
-                        k.decrypt(buf, DecryptionContext::Iv128(iv))
-                            .expect("whole blocks for CBC"),
-                    );
+                    let ctx = if self.ecb {
+                        DecryptionContext::None
+                    } else {
+                        DecryptionContext::Iv128(iv)
+                    };
+                    black_box(k.decrypt(buf, ctx).expect("whole blocks for CBC and ECB"));
                 }
             }
             0
@@ -470,28 +636,39 @@ mod rustcrypto {
         }
     }
 
-    pub struct Aead<A> {
-        aead: A,
-        n: u64,
-    }
+    /// A RustCrypto AEAD under the measurement key.
+    pub struct Aead<A>(A);
     impl<A: AeadInPlace + KeyInit + Send + 'static> Aead<A> {
-        pub fn boxed() -> Box<dyn Op> {
+        pub fn new() -> Self {
             let key = [0x42u8; 32];
-            let aead = A::new_from_slice(&key[..A::key_size()]).expect("key length");
-            Box::new(Aead { aead, n: 0 })
+            Aead(A::new_from_slice(&key[..A::key_size()]).expect("key length"))
         }
     }
-    impl<A: AeadInPlace + Send> Op for Aead<A> {
-        fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
-            self.n += 1;
+    impl<A: AeadInPlace + Send> Aead<A> {
+        fn nonce(n: u64) -> aes_gcm::aead::Nonce<A> {
             let mut nonce = aes_gcm::aead::Nonce::<A>::default();
             let len = nonce.len();
-            nonce[len - 8..].copy_from_slice(&self.n.to_be_bytes());
+            nonce[len - 8..].copy_from_slice(&n.to_be_bytes());
+            nonce
+        }
+    }
+    impl<A: AeadInPlace + Send> AeadImpl for Aead<A> {
+        fn seal(&self, n: u64, buf: &mut [u8]) -> [u8; 16] {
             let tag = self
-                .aead
-                .encrypt_in_place_detached(&nonce, &AAD, buf)
+                .0
+                .encrypt_in_place_detached(&Self::nonce(n), &AAD, buf)
                 .expect("message within the AEAD's limits");
-            put(out, &tag)
+            tag.as_slice().try_into().expect("16-byte tag")
+        }
+        fn open(&self, n: u64, buf: &mut [u8], tag: &[u8; 16]) -> bool {
+            self.0
+                .decrypt_in_place_detached(
+                    &Self::nonce(n),
+                    &AAD,
+                    buf,
+                    aes_gcm::aead::Tag::<A>::from_slice(tag),
+                )
+                .is_ok()
         }
     }
 
@@ -566,6 +743,16 @@ mod rustcrypto {
         }
     }
 
+    /// ECB decryption (`-decrypt`).
+    pub struct EcbDecrypt<A>(A);
+    impl<A: ctr::cipher::BlockDecrypt + Send> Op for EcbDecrypt<A> {
+        fn run(&mut self, buf: &mut [u8], _out: &mut Out) -> usize {
+            let (blocks, _) = InOutBuf::from(buf).into_chunks();
+            self.0.decrypt_blocks_inout(blocks);
+            0
+        }
+    }
+
     macro_rules! modes {
         ($m:ident, $aes:ty) => {
             pub mod $m {
@@ -590,6 +777,11 @@ mod rustcrypto {
                 pub fn ecb() -> Box<dyn Op> {
                     Box::new(Ecb(<$aes as KeyInit>::new_from_slice(key()).expect("key")))
                 }
+                pub fn ecb_decrypt() -> Box<dyn Op> {
+                    Box::new(EcbDecrypt(
+                        <$aes as KeyInit>::new_from_slice(key()).expect("key"),
+                    ))
+                }
             }
         };
     }
@@ -598,15 +790,19 @@ mod rustcrypto {
     modes!(aes256, aes::Aes256);
 }
 
-fn peer(name: &'static str, make: fn() -> Box<dyn Op>) -> Peer {
-    Peer { name, make }
+fn peer(name: &'static str, make: impl Fn() -> Box<dyn Op> + Send + Sync + 'static) -> Peer {
+    Peer {
+        name,
+        make: Box::new(make),
+    }
 }
 
 /// The AES mode rows of one key size: CTR, CBC encryption and decryption, ECB and IGE
 /// encryption, each beside aws-lc-rs (not IGE, which it lacks) and RustCrypto (not IGE: not a
 /// dependency), and `openssl speed -evp` (not IGE: OpenSSL 3.0's `speed` dropped it).
 macro_rules! aes_rows {
-    ($bits:literal, $c:ident, $rc:ident) => {
+    ($bits:literal, $c:ident, $rc:ident, $decrypt:expr) => {{
+        let decrypt: bool = $decrypt;
         [
             (
                 concat!("aes-", $bits, "-ctr"),
@@ -640,35 +836,27 @@ macro_rules! aes_rows {
             ),
         ]
         .map(|(name, granule, kind, openssl)| {
-            let simdcrypt = Some(match kind {
-                ModeKind::Ctr => simd_mode!(simdcrypt::aes::$c, ModeKind::Ctr),
-                ModeKind::CbcEncrypt => simd_mode!(simdcrypt::aes::$c, ModeKind::CbcEncrypt),
-                ModeKind::CbcDecrypt => simd_mode!(simdcrypt::aes::$c, ModeKind::CbcDecrypt),
-                ModeKind::Ecb => simd_mode!(simdcrypt::aes::$c, ModeKind::Ecb),
-                ModeKind::IgeEncrypt => simd_mode!(simdcrypt::aes::$c, ModeKind::IgeEncrypt),
-            });
+            let (kind, openssl) = if decrypt {
+                (kind.decrypting(), openssl.decrypting())
+            } else {
+                (kind, openssl)
+            };
+            let simdcrypt = Some(simd_mode!(simdcrypt::aes::$c, kind));
             let aws = match kind {
-                ModeKind::Ctr => Some(peer("aws-lc-rs", || {
-                    Box::new(aws_cipher::Mode::new($bits, ModeKind::Ctr))
+                ModeKind::IgeEncrypt | ModeKind::IgeDecrypt => None,
+                _ => Some(peer("aws-lc-rs", move || {
+                    Box::new(aws_cipher::Mode::new($bits, kind))
                 })),
-                ModeKind::CbcEncrypt => Some(peer("aws-lc-rs", || {
-                    Box::new(aws_cipher::Mode::new($bits, ModeKind::CbcEncrypt))
-                })),
-                ModeKind::CbcDecrypt => Some(peer("aws-lc-rs", || {
-                    Box::new(aws_cipher::Mode::new($bits, ModeKind::CbcDecrypt))
-                })),
-                ModeKind::Ecb => Some(peer("aws-lc-rs", || {
-                    Box::new(aws_cipher::Mode::new($bits, ModeKind::Ecb))
-                })),
-                ModeKind::IgeEncrypt => None,
             };
-            let rc = match kind {
-                ModeKind::Ctr => Some(peer("rustcrypto", rustcrypto::$rc::ctr)),
-                ModeKind::CbcEncrypt => Some(peer("rustcrypto", rustcrypto::$rc::cbc_encrypt)),
-                ModeKind::CbcDecrypt => Some(peer("rustcrypto", rustcrypto::$rc::cbc_decrypt)),
-                ModeKind::Ecb => Some(peer("rustcrypto", rustcrypto::$rc::ecb)),
-                ModeKind::IgeEncrypt => None,
+            let rc: Option<fn() -> Box<dyn Op>> = match kind {
+                ModeKind::Ctr => Some(rustcrypto::$rc::ctr),
+                ModeKind::CbcEncrypt => Some(rustcrypto::$rc::cbc_encrypt),
+                ModeKind::CbcDecrypt => Some(rustcrypto::$rc::cbc_decrypt),
+                ModeKind::Ecb => Some(rustcrypto::$rc::ecb),
+                ModeKind::EcbDecrypt => Some(rustcrypto::$rc::ecb_decrypt),
+                ModeKind::IgeEncrypt | ModeKind::IgeDecrypt => None,
             };
+            let rc = rc.map(|make| peer("rustcrypto", make));
             Algorithm {
                 name,
                 granule,
@@ -677,11 +865,17 @@ macro_rules! aes_rows {
                 openssl,
             }
         })
-    };
+    }};
 }
 
-/// Every algorithm, in table order.
+/// Every algorithm, in table order, as encryption measures it.
 pub fn registry() -> Vec<Algorithm> {
+    registry_for(false)
+}
+
+/// Every algorithm, in table order; with `decrypt` (`-decrypt`), the AEADs open and CBC, ECB
+/// and IGE decrypt (digests, MACs and the stream ciphers are the same either way).
+pub fn registry_for(decrypt: bool) -> Vec<Algorithm> {
     use simdcrypt::sha::{Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
     let dig = |name, simd, peers, evp| Algorithm {
         name,
@@ -689,6 +883,13 @@ pub fn registry() -> Vec<Algorithm> {
         simdcrypt: Some(simd),
         peers,
         openssl: OpensslCmd::Evp(evp),
+    };
+    let aead_cmd = |name| {
+        if decrypt {
+            OpensslCmd::AeadDecrypt(name)
+        } else {
+            OpensslCmd::Aead(name)
+        }
     };
     let mut v = vec![
         dig(
@@ -844,67 +1045,69 @@ pub fn registry() -> Vec<Algorithm> {
         Algorithm {
             name: "aes-128-gcm",
             granule: 1,
-            simdcrypt: Some(simd_aead!(simdcrypt::aead::Aes128Gcm, 16)),
+            simdcrypt: Some(simd_aead!(simdcrypt::aead::Aes128Gcm, 16, decrypt)),
             peers: vec![
-                peer("ring", || {
-                    Box::new(ring_ops::Aead::new(&::ring::aead::AES_128_GCM))
+                peer("ring", move || {
+                    aead_op(ring_ops::aead(&::ring::aead::AES_128_GCM), decrypt)
                 }),
-                peer("aws-lc-rs", || {
-                    Box::new(aws_ops::Aead::new(&::aws_lc_rs::aead::AES_128_GCM))
+                peer("aws-lc-rs", move || {
+                    aead_op(aws_ops::aead(&::aws_lc_rs::aead::AES_128_GCM), decrypt)
                 }),
-                peer("rustcrypto", rustcrypto::Aead::<aes_gcm::Aes128Gcm>::boxed),
+                peer("rustcrypto", move || {
+                    aead_op(rustcrypto::Aead::<aes_gcm::Aes128Gcm>::new(), decrypt)
+                }),
             ],
-            openssl: OpensslCmd::Aead("aes-128-gcm"),
+            openssl: aead_cmd("aes-128-gcm"),
         },
         Algorithm {
             name: "aes-192-gcm",
             granule: 1,
-            simdcrypt: Some(simd_aead!(simdcrypt::aead::Aes192Gcm, 24)),
+            simdcrypt: Some(simd_aead!(simdcrypt::aead::Aes192Gcm, 24, decrypt)),
             peers: vec![
-                        peer("aws-lc-rs", || {
-                            Box::new(aws_ops::Aead::new(&::aws_lc_rs::aead::AES_192_GCM))
-                        }),
-                        peer(
-                            "rustcrypto",
-                            rustcrypto::Aead::<
-                                aes_gcm::AesGcm<aes::Aes192, aes_gcm::aead::consts::U12>,
-                            >::boxed,
-                        ),
-                    ],
-            openssl: OpensslCmd::Aead("aes-192-gcm"),
+                peer("aws-lc-rs", move || {
+                    aead_op(aws_ops::aead(&::aws_lc_rs::aead::AES_192_GCM), decrypt)
+                }),
+                peer("rustcrypto", move || {
+                    type A = aes_gcm::AesGcm<aes::Aes192, aes_gcm::aead::consts::U12>;
+                    aead_op(rustcrypto::Aead::<A>::new(), decrypt)
+                }),
+            ],
+            openssl: aead_cmd("aes-192-gcm"),
         },
         Algorithm {
             name: "aes-256-gcm",
             granule: 1,
-            simdcrypt: Some(simd_aead!(simdcrypt::aead::Aes256Gcm, 32)),
+            simdcrypt: Some(simd_aead!(simdcrypt::aead::Aes256Gcm, 32, decrypt)),
             peers: vec![
-                peer("ring", || {
-                    Box::new(ring_ops::Aead::new(&::ring::aead::AES_256_GCM))
+                peer("ring", move || {
+                    aead_op(ring_ops::aead(&::ring::aead::AES_256_GCM), decrypt)
                 }),
-                peer("aws-lc-rs", || {
-                    Box::new(aws_ops::Aead::new(&::aws_lc_rs::aead::AES_256_GCM))
+                peer("aws-lc-rs", move || {
+                    aead_op(aws_ops::aead(&::aws_lc_rs::aead::AES_256_GCM), decrypt)
                 }),
-                peer("rustcrypto", rustcrypto::Aead::<aes_gcm::Aes256Gcm>::boxed),
+                peer("rustcrypto", move || {
+                    aead_op(rustcrypto::Aead::<aes_gcm::Aes256Gcm>::new(), decrypt)
+                }),
             ],
-            openssl: OpensslCmd::Aead("aes-256-gcm"),
+            openssl: aead_cmd("aes-256-gcm"),
         },
     ];
-    v.extend(aes_rows!(128, Aes128, aes128));
-    v.extend(aes_rows!(192, Aes192, aes192));
-    v.extend(aes_rows!(256, Aes256, aes256));
+    v.extend(aes_rows!(128, Aes128, aes128, decrypt));
+    v.extend(aes_rows!(192, Aes192, aes192, decrypt));
+    v.extend(aes_rows!(256, Aes256, aes256, decrypt));
     v.extend([
         Algorithm {
             name: "chacha20",
             granule: 1,
             simdcrypt: Some(Simd {
                 backends: |f| simdcrypt::chacha20::ChaCha20::backends(f).collect(),
-                make: |f| {
+                make: Box::new(|f| {
                     Box::new(SimdChaCha20 {
                         f,
                         c: simdcrypt::chacha20::ChaCha20::new_with(f, &CHACHA_KEY, &nonce(0), 0),
                         n: 0,
                     })
-                },
+                }),
             }),
             peers: vec![peer("rustcrypto", rustcrypto::ChaCha20::boxed)],
             openssl: OpensslCmd::Evp("chacha20"),
@@ -914,7 +1117,7 @@ pub fn registry() -> Vec<Algorithm> {
             granule: 1,
             simdcrypt: Some(Simd {
                 backends: |f| simdcrypt::poly1305::Poly1305::backends(f).collect(),
-                make: |f| Box::new(SimdPoly1305(f)),
+                make: Box::new(|f| Box::new(SimdPoly1305(f))),
             }),
             peers: vec![peer("rustcrypto", || Box::new(rustcrypto::Poly1305))],
             openssl: OpensslCmd::NoEquivalent,
@@ -922,33 +1125,89 @@ pub fn registry() -> Vec<Algorithm> {
         Algorithm {
             name: "chacha20-poly1305",
             granule: 1,
-            simdcrypt: Some(simd_aead!(simdcrypt::aead::ChaCha20Poly1305, 32)),
+            simdcrypt: Some(simd_aead!(simdcrypt::aead::ChaCha20Poly1305, 32, decrypt)),
             peers: vec![
-                peer("ring", || {
-                    Box::new(ring_ops::Aead::new(&::ring::aead::CHACHA20_POLY1305))
+                peer("ring", move || {
+                    aead_op(ring_ops::aead(&::ring::aead::CHACHA20_POLY1305), decrypt)
                 }),
-                peer("aws-lc-rs", || {
-                    Box::new(aws_ops::Aead::new(&::aws_lc_rs::aead::CHACHA20_POLY1305))
+                peer("aws-lc-rs", move || {
+                    aead_op(
+                        aws_ops::aead(&::aws_lc_rs::aead::CHACHA20_POLY1305),
+                        decrypt,
+                    )
                 }),
-                peer(
-                    "rustcrypto",
-                    rustcrypto::Aead::<chacha20poly1305::ChaCha20Poly1305>::boxed,
-                ),
+                peer("rustcrypto", move || {
+                    aead_op(
+                        rustcrypto::Aead::<chacha20poly1305::ChaCha20Poly1305>::new(),
+                        decrypt,
+                    )
+                }),
             ],
-            openssl: OpensslCmd::Aead("chacha20-poly1305"),
+            openssl: aead_cmd("chacha20-poly1305"),
         },
         Algorithm {
             name: "xchacha20-poly1305",
             granule: 1,
-            simdcrypt: Some(simd_aead!(simdcrypt::aead::XChaCha20Poly1305, 32, 24)),
-            peers: vec![peer(
-                "rustcrypto",
-                rustcrypto::Aead::<chacha20poly1305::XChaCha20Poly1305>::boxed,
-            )],
+            simdcrypt: Some(simd_aead!(simdcrypt::aead::XChaCha20Poly1305, 32, decrypt)),
+            peers: vec![peer("rustcrypto", move || {
+                aead_op(
+                    rustcrypto::Aead::<chacha20poly1305::XChaCha20Poly1305>::new(),
+                    decrypt,
+                )
+            })],
             openssl: OpensslCmd::NoEquivalent,
         },
     ]);
+    v.extend(tls_rows());
     v
+}
+
+/// The `tls13-*` rows (see `tls.rs`): rustls with simdcrypt's suites, beside rustls with its
+/// aws-lc-rs and ring suites. The kernel shown is the AEAD's, which the provider picks from
+/// the detected features.
+fn tls_rows() -> Vec<Algorithm> {
+    use crate::tls::{Bulk, Configs, Handshake, Provider, Suite};
+    let row = |name, suite: Suite, backends: fn(Features) -> Vec<(&'static str, Features)>| {
+        let bulk = matches!(
+            name,
+            "tls13-aes-128-gcm" | "tls13-aes-256-gcm" | "tls13-chacha20-poly1305"
+        );
+        let make = move |p: Provider| -> Box<dyn Op> {
+            let configs = Configs::new(p, suite);
+            if bulk {
+                Box::new(Bulk::new(&configs))
+            } else {
+                Box::new(Handshake::new(configs))
+            }
+        };
+        Algorithm {
+            name,
+            granule: 1,
+            simdcrypt: Some(Simd {
+                backends,
+                make: Box::new(move |_| make(Provider::Simdcrypt)),
+            }),
+            peers: vec![
+                peer("aws-lc-rs", move || make(Provider::AwsLcRs)),
+                peer("ring", move || make(Provider::Ring)),
+            ],
+            openssl: OpensslCmd::NoEquivalent,
+        }
+    };
+    vec![
+        row("tls13-aes-128-gcm", Suite::Aes128Gcm, |f| {
+            vec![(simdcrypt::aead::Aes128Gcm::backend_for(f), f)]
+        }),
+        row("tls13-aes-256-gcm", Suite::Aes256Gcm, |f| {
+            vec![(simdcrypt::aead::Aes256Gcm::backend_for(f), f)]
+        }),
+        row("tls13-chacha20-poly1305", Suite::ChaCha20Poly1305, |f| {
+            vec![(simdcrypt::aead::ChaCha20Poly1305::backend_for(f), f)]
+        }),
+        row("tls13-handshake", Suite::Aes128Gcm, |f| {
+            vec![(simdcrypt::aead::Aes128Gcm::backend_for(f), f)]
+        }),
+    ]
 }
 
 /// The names users can type, in table order.
@@ -966,7 +1225,11 @@ mod tests {
     /// as an odd speed). Two messages, so that streaming state and nonces advance alike.
     #[test]
     fn implementations_agree() {
-        for alg in registry() {
+        for (alg, decrypt) in registry_for(false)
+            .into_iter()
+            .map(|a| (a, false))
+            .chain(registry_for(true).into_iter().map(|a| (a, true)))
+        {
             let mut ops: Vec<(String, Box<dyn Op>)> = alg
                 .peers
                 .iter()
@@ -980,7 +1243,7 @@ mod tests {
             if alg.name.ends_with("-ige") {
                 // No peer has IGE: an independent oracle (below) keeps the row checked even
                 // where simdcrypt has a single kernel (e.g. every feature masked).
-                ops.push(("reference".to_string(), ige_reference(alg.name)));
+                ops.push(("reference".to_string(), ige_reference(alg.name, decrypt)));
             }
             assert!(ops.len() >= 2, "{}: nothing to compare", alg.name);
             let mut first: Option<(String, Vec<u8>)> = None;
@@ -994,6 +1257,7 @@ mod tests {
                     let mut buf: Vec<u8> = (0..1000 + 24 * m).map(|i| (i * 7 + m) as u8).collect();
                     buf.truncate(buf.len() / alg.granule * alg.granule);
                     let mut out = [0u8; 64];
+                    op.prepare(&mut buf);
                     let n = op.run(&mut buf, &mut out);
                     seen.extend_from_slice(&out[..n]);
                     seen.extend_from_slice(&buf);
@@ -1008,6 +1272,45 @@ mod tests {
         }
     }
 
+    /// `-decrypt` really opens: after one operation the buffer holds the plaintext again, for
+    /// every implementation of every AEAD, and a ciphertext altered after `prepare` stops the
+    /// run instead of being counted.
+    #[test]
+    fn decrypt_opens_authentic_ciphertexts_only() {
+        let plain: Vec<u8> = (0..777u32).map(|i| (i * 13) as u8).collect();
+        let mut checked = 0;
+        for alg in registry_for(true) {
+            if !crate::cli::is_aead(alg.name) {
+                continue;
+            }
+            let mut makers: Vec<Box<dyn Op>> = alg.peers.iter().map(|p| (p.make)()).collect();
+            let s = alg.simdcrypt.as_ref().expect("simdcrypt AEAD");
+            makers.push((s.make)(Features::detect()));
+            for mut op in makers {
+                let mut buf = plain.clone();
+                op.prepare(&mut buf);
+                assert_ne!(buf, plain, "{}: prepare leaves a ciphertext", alg.name);
+                let mut out = [0u8; 64];
+                assert_eq!(op.run(&mut buf, &mut out), 16);
+                assert_eq!(
+                    buf, plain,
+                    "{}: one open gives the plaintext back",
+                    alg.name
+                );
+                op.run(&mut buf, &mut out);
+                op.run(&mut buf, &mut out);
+                assert_eq!(buf, plain, "{}", alg.name);
+                buf[5] ^= 1;
+                let tampered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    op.run(&mut buf, &mut out)
+                }));
+                assert!(tampered.is_err(), "{}: a bad tag was counted", alg.name);
+                checked += 1;
+            }
+        }
+        assert!(checked >= 12, "{checked}");
+    }
+
     #[test]
     fn names_are_unique_and_lower_case() {
         let n = names();
@@ -1018,30 +1321,48 @@ mod tests {
     }
 
     /// IGE encryption (`c_i = E(p_i ^ c_{i-1}) ^ p_{i-1}`, zero IV, as the simdcrypt rows use)
-    /// over RustCrypto's AES block function: the oracle of the `aes-*-ige` rows.
-    fn ige_reference(name: &str) -> Box<dyn Op> {
-        use ctr::cipher::{BlockEncrypt, KeyInit, generic_array::GenericArray};
-        struct Ige<A>(A);
-        impl<A: BlockEncrypt + Send> Op for Ige<A> {
+    /// or decryption (`p_i = D(c_i ^ p_{i-1}) ^ c_{i-1}`) over RustCrypto's AES block
+    /// functions: the oracle of the `aes-*-ige` rows.
+    fn ige_reference(name: &str, decrypt: bool) -> Box<dyn Op> {
+        use ctr::cipher::{BlockDecrypt, BlockEncrypt, KeyInit, generic_array::GenericArray};
+        struct Ige<A>(A, bool);
+        impl<A: BlockEncrypt + BlockDecrypt + Send> Op for Ige<A> {
             fn run(&mut self, buf: &mut [u8], _out: &mut Out) -> usize {
-                let (mut c_prev, mut p_prev) = ([0u8; 16], [0u8; 16]);
+                // (previous output block, previous input block), both starting at zero.
+                let (mut out_prev, mut in_prev) = ([0u8; 16], [0u8; 16]);
                 for block in buf.chunks_exact_mut(16) {
-                    let p: [u8; 16] = block.try_into().expect("16 bytes");
-                    let mut x = GenericArray::clone_from_slice(&p);
-                    x.iter_mut().zip(c_prev).for_each(|(a, b)| *a ^= b);
-                    self.0.encrypt_block(&mut x);
-                    x.iter_mut().zip(p_prev).for_each(|(a, b)| *a ^= b);
+                    let input: [u8; 16] = block.try_into().expect("16 bytes");
+                    let mut x = GenericArray::clone_from_slice(&input);
+                    // Both directions mask with the previous output block before the block
+                    // function and the previous input block after it (c_{i-1} then p_{i-1}
+                    // encrypting, p_{i-1} then c_{i-1} decrypting).
+                    x.iter_mut().zip(out_prev).for_each(|(a, b)| *a ^= b);
+                    if self.1 {
+                        self.0.decrypt_block(&mut x);
+                    } else {
+                        self.0.encrypt_block(&mut x);
+                    }
+                    x.iter_mut().zip(in_prev).for_each(|(a, b)| *a ^= b);
                     block.copy_from_slice(&x);
-                    c_prev.copy_from_slice(&x);
-                    p_prev = p;
+                    out_prev.copy_from_slice(&x);
+                    in_prev = input;
                 }
                 0
             }
         }
         match name {
-            "aes-128-ige" => Box::new(Ige(aes::Aes128::new_from_slice(&CIPHER_KEY[..16]).unwrap())),
-            "aes-192-ige" => Box::new(Ige(aes::Aes192::new_from_slice(&CIPHER_KEY[..24]).unwrap())),
-            _ => Box::new(Ige(aes::Aes256::new_from_slice(&CIPHER_KEY[..32]).unwrap())),
+            "aes-128-ige" => Box::new(Ige(
+                aes::Aes128::new_from_slice(&CIPHER_KEY[..16]).unwrap(),
+                decrypt,
+            )),
+            "aes-192-ige" => Box::new(Ige(
+                aes::Aes192::new_from_slice(&CIPHER_KEY[..24]).unwrap(),
+                decrypt,
+            )),
+            _ => Box::new(Ige(
+                aes::Aes256::new_from_slice(&CIPHER_KEY[..32]).unwrap(),
+                decrypt,
+            )),
         }
     }
 }

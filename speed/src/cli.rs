@@ -42,7 +42,21 @@ pub struct Options {
     pub plot: Option<PathBuf>,
     /// Force this simdcrypt kernel (`--backend NAME`).
     pub backend: Option<String>,
+    /// Time decryption instead of encryption (`-decrypt`): AEADs open (tag checked), CBC,
+    /// ECB and IGE decrypt.
+    pub decrypt: bool,
+    /// `-aead`: measure the AEADs the TLS-like way (what every AEAD row does); selects them
+    /// all when no algorithm is named, and refuses other algorithms, as OpenSSL does.
+    pub aead: bool,
+    /// Machine-readable output (`-mr`): OpenSSL's `+H:` and `+F:` lines on stdout, `+DT:`
+    /// and `+R:` on stderr.
+    pub mr: bool,
+    /// Offset of the message buffers from a 64-byte boundary (`-misalign N`, 0 to 64).
+    pub misalign: usize,
 }
+
+/// The largest `-misalign` (OpenSSL 3.0's limit too).
+pub const MAX_MISALIGN: usize = 64;
 
 /// A usage error: printed with the valid choices, exit status 2.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,7 +93,26 @@ pub const OPTIONS: &[(&str, &str)] = &[
         "-cycles",
         "also print cycles per byte (TSC on x86_64, generic timer on aarch64; an estimate)",
     ),
-    ("-json FILE", "write every figure to FILE as JSON"),
+    (
+        "-decrypt",
+        "time decryption: AEADs open and check the tag; CBC, ECB and IGE decrypt",
+    ),
+    (
+        "-aead",
+        "AEADs only, TLS-like (new nonce, 13-byte AAD, tag; every AEAD row does this)",
+    ),
+    (
+        "-mr",
+        "machine-readable output as `openssl speed -mr` (+H:, +F: on stdout; +DT:, +R: on stderr)",
+    ),
+    (
+        "-misalign N",
+        "place the buffers N bytes (0 to 64) past a 64-byte boundary",
+    ),
+    (
+        "-json FILE",
+        "write every figure to FILE as JSON (`-json -`: to stdout instead of the table)",
+    ),
     (
         "-plot FILE",
         "draw throughput against message size to FILE (SVG)",
@@ -198,6 +231,21 @@ pub fn parse(args: &[String], algorithms: &[&str]) -> Result<Command, UsageError
             "elapsed" => no_value(&mut o, |o| o.elapsed = true)?,
             "compare" => no_value(&mut o, |o| o.compare = true)?,
             "cycles" => no_value(&mut o, |o| o.cycles = true)?,
+            "decrypt" => no_value(&mut o, |o| o.decrypt = true)?,
+            "aead" => no_value(&mut o, |o| o.aead = true)?,
+            "mr" => no_value(&mut o, |o| o.mr = true)?,
+            "misalign" => {
+                let v = value(inline, &mut it, "misalign")?;
+                match v.parse::<usize>() {
+                    Ok(n) if n <= MAX_MISALIGN => o.misalign = n,
+                    _ => {
+                        return Err(UsageError(format!(
+                            "-misalign needs a whole number of bytes from 0 to {MAX_MISALIGN}, \
+                             not '{v}'"
+                        )));
+                    }
+                }
+            }
             "json" => o.json = Some(PathBuf::from(value(inline, &mut it, "json")?)),
             "plot" => o.plot = Some(PathBuf::from(value(inline, &mut it, "plot")?)),
             "backend" => o.backend = Some(value(inline, &mut it, "backend")?),
@@ -217,6 +265,17 @@ pub fn parse(args: &[String], algorithms: &[&str]) -> Result<Command, UsageError
         }
     }
     o.algorithms = seen;
+    if o.aead {
+        let aeads: Vec<&str> = algorithms.iter().copied().filter(|a| is_aead(a)).collect();
+        if o.algorithms.is_empty() {
+            o.algorithms = aeads.iter().map(|a| a.to_string()).collect();
+        } else if let Some(bad) = o.algorithms.iter().find(|a| !is_aead(a)) {
+            return Err(UsageError(format!(
+                "-aead can be used only with an AEAD cipher, not {bad}\nAEAD ciphers: {}",
+                aeads.join(" ")
+            )));
+        }
+    }
     Ok(Command::Speed(o))
 }
 
@@ -260,6 +319,11 @@ fn positive_f64(flag: &str, v: String) -> Result<f64, UsageError> {
             "-{flag} needs a number of seconds above 0 and at most 3600, not '{v}'"
         ))),
     }
+}
+
+/// Whether `name` is an AEAD row (what `-aead` accepts).
+pub fn is_aead(name: &str) -> bool {
+    !name.starts_with("tls13-") && (name.ends_with("-gcm") || name.ends_with("-poly1305"))
 }
 
 fn algorithm(name: &str, algorithms: &[&str]) -> Result<String, UsageError> {
@@ -353,6 +417,39 @@ mod tests {
         ] {
             assert!(p(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn openssl_speed_options() {
+        let o = opts(&["-decrypt", "-mr", "-misalign", "3", "aes-128-gcm"]);
+        assert!(o.decrypt && o.mr && !o.aead);
+        assert_eq!(o.misalign, 3);
+        assert_eq!(opts(&["--misalign=64"]).misalign, 64);
+        assert_eq!(opts(&[]).misalign, 0);
+        // -aead alone selects every AEAD; with a name it keeps that one.
+        let o = opts(&["-aead"]);
+        assert!(o.aead);
+        assert_eq!(o.algorithms, vec!["aes-128-gcm"]);
+        assert_eq!(
+            opts(&["-aead", "-evp", "aes-128-gcm"]).algorithms,
+            ["aes-128-gcm"]
+        );
+        let e = p(&["-aead", "-evp", "sha256"]).unwrap_err().0;
+        assert!(
+            e.contains("only with an AEAD") && e.contains("aes-128-gcm"),
+            "{e}"
+        );
+        for bad in [
+            &["-misalign", "65"][..],
+            &["-misalign", "-1"],
+            &["-misalign"],
+            &["-mr=1"],
+            &["-decrypt=yes"],
+        ] {
+            assert!(p(bad).is_err(), "{bad:?}");
+        }
+        assert!(is_aead("chacha20-poly1305") && !is_aead("poly1305") && !is_aead("sha256"));
+        assert!(!is_aead("tls13-aes-128-gcm") && !is_aead("tls13-chacha20-poly1305"));
     }
 
     #[test]

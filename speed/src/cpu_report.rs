@@ -125,17 +125,32 @@ pub fn report(registry: &[Algorithm], seconds: f64) -> String {
         s,
         "\nKernels (what a new object uses now; best first among those available):"
     );
-    for alg in registry {
-        match &alg.simdcrypt {
+    // Columns as wide as their longest entry (`aes-128-cbc-decrypt`, the AEADs' kernel pairs).
+    let kernels: Vec<(&str, Option<Vec<&str>>)> = registry
+        .iter()
+        .map(|alg| {
+            let avail = alg
+                .simdcrypt
+                .as_ref()
+                .map(|simd| (simd.backends)(now).iter().map(|b| b.0).collect());
+            (alg.name, avail)
+        })
+        .collect();
+    let name_w = kernels.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let kernel_w = kernels
+        .iter()
+        .filter_map(|(_, k)| k.as_ref().and_then(|k| k.first()).map(|k| k.len()))
+        .max()
+        .unwrap_or(0);
+    for (name, avail) in &kernels {
+        match avail {
             None => {
-                let _ = writeln!(s, "  {:<18} not implemented yet", alg.name);
+                let _ = writeln!(s, "  {name:<name_w$} not implemented yet");
             }
-            Some(simd) => {
-                let avail: Vec<&str> = (simd.backends)(now).iter().map(|b| b.0).collect();
+            Some(avail) => {
                 let _ = writeln!(
                     s,
-                    "  {:<18} {:<12} (available: {})",
-                    alg.name,
+                    "  {name:<name_w$} {:<kernel_w$} (available: {})",
                     avail[0],
                     avail.join(", ")
                 );

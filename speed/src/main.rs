@@ -11,6 +11,7 @@ mod measure;
 mod openssl;
 mod report;
 mod sys;
+mod tls;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -55,7 +56,7 @@ fn main() -> ExitCode {
             print!("{}", cpu_report::report(&registry, seconds.unwrap_or(0.25)));
             ExitCode::SUCCESS
         }
-        Ok(Command::Speed(o)) => speed(&o, &registry),
+        Ok(Command::Speed(o)) => speed(&o, &algs::registry_for(o.decrypt)),
     }
 }
 
@@ -63,6 +64,65 @@ fn usage_error(msg: &str) -> ExitCode {
     eprintln!("simdcrypt-speed: {msg}");
     eprintln!("Try `simdcrypt-speed --help`.");
     ExitCode::from(2)
+}
+
+/// Why `--backend want` matches no selected algorithm: an unknown name (no primitive has a
+/// kernel of that name on this CPU), one that `SIMDCRYPT_DISABLE` hides, or one of other
+/// algorithms; each with the names that would work.
+fn backend_error(
+    want: &str,
+    selected: &[&Algorithm],
+    registry: &[Algorithm],
+    offered: &[&str],
+    detected: Features,
+) -> String {
+    let kernels = |f: Features, algs: &mut dyn Iterator<Item = &Algorithm>| {
+        let mut names: Vec<&'static str> = Vec::new();
+        for a in algs {
+            if let Some(s) = &a.simdcrypt {
+                for (n, _) in (s.backends)(f) {
+                    if !names.contains(&n) {
+                        names.push(n);
+                    }
+                }
+            }
+        }
+        names
+    };
+    let hw = Features::hardware();
+    let everywhere = kernels(hw, &mut registry.iter());
+    let selected_names = selected
+        .iter()
+        .map(|a| a.name)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let offered = if offered.is_empty() {
+        "none (no selected algorithm is implemented yet)".to_string()
+    } else {
+        offered.join(" ")
+    };
+    if !everywhere.contains(&want) {
+        return format!(
+            "unknown kernel '{want}': no simdcrypt primitive has a kernel of that name on this \
+             CPU ({})\navailable kernels: {offered} (for {selected_names})\nall kernels on this \
+             CPU: {}",
+            std::env::consts::ARCH,
+            everywhere.join(" ")
+        );
+    }
+    let with_hw = kernels(hw, &mut selected.iter().copied());
+    if with_hw.contains(&want) && !kernels(detected, &mut selected.iter().copied()).contains(&want)
+    {
+        return format!(
+            "kernel '{want}' is hidden by SIMDCRYPT_DISABLE ({} removed)\navailable kernels: \
+             {offered}",
+            Features::masked_by_env()
+        );
+    }
+    format!(
+        "kernel '{want}' is not a kernel of {selected_names} on this CPU (other primitives \
+         have it)\navailable kernels: {offered}"
+    )
 }
 
 /// One algorithm's plan: which simdcrypt kernel (if any) and which peers to run.
@@ -109,19 +169,8 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
     }
     if let Some(want) = &o.backend {
         if !plans.iter().any(|p| p.simd.is_ok()) {
-            return usage_error(&format!(
-                "kernel '{want}' is not available on this CPU for {} (with SIMDCRYPT_DISABLE \
-                 applied)\navailable kernels: {}",
-                selected
-                    .iter()
-                    .map(|a| a.name)
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                if offered.is_empty() {
-                    "none (no selected algorithm is implemented yet)".to_string()
-                } else {
-                    offered.join(" ")
-                }
+            return usage_error(&backend_error(
+                want, &selected, registry, &offered, detected,
             ));
         }
     }
@@ -132,7 +181,18 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
     };
     let in_process =
         |p: &Plan| usize::from(p.simd.is_ok()) + if o.compare { p.alg.peers.len() } else { 0 };
-    let slots: usize = plans.iter().map(in_process).sum::<usize>() * sizes.len();
+    // Rows counting operations (`tls13-handshake`) are measured once, at one byte.
+    let sizes_of = |alg: &Algorithm| -> Vec<usize> {
+        if alg.counts_operations() {
+            vec![1]
+        } else {
+            sizes.clone()
+        }
+    };
+    let slots: usize = plans
+        .iter()
+        .map(|p| in_process(p) * sizes_of(p.alg).len())
+        .sum();
     let seconds = match o.seconds {
         Some(s) => s,
         None => (BUDGET / slots.max(1) as f64).clamp(0.02, 3.0),
@@ -142,6 +202,7 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
         threads: o.multi,
         elapsed: o.elapsed,
         cycles: o.cycles,
+        misalign: o.misalign,
     };
     let counter = if o.cycles { sys::counter() } else { None };
 
@@ -164,9 +225,16 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
         None
     };
     let openssl_version = openssl_bin.as_deref().and_then(openssl::version);
+    if o.decrypt && openssl_bin.is_some() && plans.iter().any(|p| cli::is_aead(p.alg.name)) {
+        notes.push(
+            "-decrypt: `openssl speed -decrypt -aead` opens with a fake tag, so its final tag \
+             check fails; the other rows open authentic ciphertexts, tag checked"
+                .to_string(),
+        );
+    }
     let openssl_seconds = seconds.ceil().max(1.0) as u64;
 
-    let mut progress = Progress::new(slots);
+    let mut progress = Progress::new(slots, o.mr, seconds);
     let mut rows = Vec::new();
     for plan in &plans {
         let alg = plan.alg;
@@ -175,14 +243,14 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
         let mut makers: Vec<Maker<'_>> = Vec::new();
         let mut labels: Vec<(String, String)> = Vec::new();
         if let (Ok((kernel, f)), Some(s)) = (&plan.simd, &alg.simdcrypt) {
-            let (make, f) = (s.make, *f);
+            let (make, f) = (&s.make, *f);
             simd_maker = move || make(f);
             makers.push(&simd_maker);
             labels.push(("simdcrypt".into(), kernel.to_string()));
         }
         if o.compare {
             for p in &alg.peers {
-                makers.push(&p.make);
+                makers.push(&*p.make);
                 labels.push((p.name.into(), "-".into()));
             }
         }
@@ -193,7 +261,7 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
             .filter(|_| !matches!(alg.openssl, algs::OpensslCmd::NoEquivalent));
         let mut openssl_figures: Vec<Option<Figure>> = Vec::new();
         let mut openssl_errors: Vec<String> = Vec::new();
-        for &size in &sizes {
+        for &size in &sizes_of(alg) {
             if makers.is_empty() {
                 break;
             }
@@ -213,6 +281,7 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
                     seconds: s.wall,
                     ops: Some(s.ops),
                     ticks_per_byte: s.ticks_per_byte,
+                    buffer_offset: Some(s.buffer_offset),
                 }));
             }
             // The system OpenSSL, right after the same cell: one `-bytes N` run per size,
@@ -223,12 +292,19 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
                     "openssl speed {} -bytes {size} ({openssl_seconds} s)",
                     alg.openssl.args().join(" ")
                 ));
-                match openssl::speed(bin, alg.openssl, size, openssl_seconds, o.multi, o.elapsed) {
+                let run = openssl::Run {
+                    seconds: openssl_seconds,
+                    multi: o.multi,
+                    elapsed: o.elapsed,
+                    misalign: o.misalign,
+                };
+                match openssl::speed(bin, alg.openssl, size, &run) {
                     Ok(rate) => openssl_figures.push(Some(Figure {
                         rate,
                         seconds: openssl_seconds as f64,
                         ops: None,
                         ticks_per_byte: None,
+                        buffer_offset: None,
                     })),
                     Err(e) => openssl_errors.push(e),
                 }
@@ -238,12 +314,14 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
         match &plan.simd {
             Ok(_) => rows.push(Row {
                 algorithm: alg.name,
+                per_operation: alg.counts_operations(),
                 implementation: "simdcrypt".into(),
                 kernel: labels[0].1.clone(),
                 status: Status::Measured(figures.next().unwrap_or_default()),
             }),
             Err(status) => rows.push(Row {
                 algorithm: alg.name,
+                per_operation: alg.counts_operations(),
                 implementation: "simdcrypt".into(),
                 kernel: "-".into(),
                 status: status.clone(),
@@ -253,6 +331,7 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
             for (p, f) in alg.peers.iter().zip(figures) {
                 rows.push(Row {
                     algorithm: alg.name,
+                    per_operation: alg.counts_operations(),
                     implementation: p.name.into(),
                     kernel: "-".into(),
                     status: Status::Measured(f),
@@ -266,6 +345,7 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
                 };
                 rows.push(Row {
                     algorithm: alg.name,
+                    per_operation: alg.counts_operations(),
                     implementation: "openssl".into(),
                     kernel: "-".into(),
                     status,
@@ -289,17 +369,31 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
         hardware_features: hw.to_string(),
         disabled: Features::masked_by_env().to_string(),
         forced_backend: o.backend.clone(),
+        decrypt: o.decrypt,
+        misalign: o.misalign,
         cycles_label: counter.map(|c| c.label),
         openssl_version,
         notes,
     };
+    let json_to_stdout = o.json.as_deref() == Some(std::path::Path::new("-"));
+    // stdout holds one thing: the JSON (`--json -`), the `-mr` lines or the table.
+    let stdout_text = if json_to_stdout {
+        serde_json::to_string_pretty(&report.json()).expect("JSON of plain values") + "\n"
+    } else if o.mr {
+        for n in &report.notes {
+            eprintln!("Note: {n}");
+        }
+        report.machine_readable()
+    } else {
+        report.table()
+    };
     let mut out = std::io::stdout().lock();
     // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = out.write_all(report.table().as_bytes());
+    let _ = out.write_all(stdout_text.as_bytes());
     let _ = out.flush();
 
     let mut code = ExitCode::SUCCESS;
-    if let Some(path) = &o.json {
+    if let (Some(path), false) = (&o.json, json_to_stdout) {
         let text = serde_json::to_string_pretty(&report.json()).expect("JSON of plain values");
         if let Err(e) = std::fs::write(path, text + "\n") {
             eprintln!("simdcrypt-speed: cannot write {}: {e}", path.display());
@@ -316,22 +410,31 @@ fn speed(o: &Options, registry: &[Algorithm]) -> ExitCode {
 }
 
 /// Progress on stderr: one updating line on a terminal, else a line per cell.
+/// With `-mr`, OpenSSL's `+DT:` and `+R:` lines instead.
 struct Progress {
     tty: bool,
+    mr: bool,
+    seconds: f64,
     total: usize,
     done: usize,
 }
 
 impl Progress {
-    fn new(total_slots: usize) -> Self {
+    fn new(total_slots: usize, mr: bool, seconds: f64) -> Self {
         Progress {
-            tty: std::io::stderr().is_terminal(),
+            tty: !mr && std::io::stderr().is_terminal(),
+            mr,
+            seconds,
             total: total_slots,
             done: 0,
         }
     }
 
     fn start(&mut self, alg: &str, size: usize, n: usize) {
+        if self.mr {
+            // `openssl speed -mr` prints whole seconds here.
+            eprintln!("+DT:{alg}:{}:{size}", self.seconds.ceil() as u64);
+        }
         if self.tty {
             eprint!(
                 "\r\x1b[K[{}/{}] {alg}, {size} bytes",
@@ -343,6 +446,18 @@ impl Progress {
     }
 
     fn done(&mut self, alg: &str, size: usize, labels: &[(String, String)], s: &[measure::Sample]) {
+        if self.mr {
+            // +R:count:name:seconds, the divisor of each implementation's figure.
+            for ((name, _), s) in labels.iter().zip(s) {
+                let secs = if s.rate > 0.0 {
+                    s.bytes as f64 / s.rate
+                } else {
+                    0.0
+                };
+                eprintln!("+R:{}:{}:{secs:.6}", s.ops, report::mr_name(alg, name));
+            }
+            return;
+        }
         if self.tty {
             return;
         }
@@ -360,6 +475,9 @@ impl Progress {
     }
 
     fn note(&mut self, msg: &str) {
+        if self.mr {
+            return;
+        }
         if self.tty {
             eprint!("\r\x1b[K{msg}");
         } else {
@@ -368,6 +486,9 @@ impl Progress {
     }
 
     fn finish(&mut self, started: Instant) {
+        if self.mr {
+            return;
+        }
         if self.tty {
             eprint!("\r\x1b[K");
         }

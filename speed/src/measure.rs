@@ -37,6 +37,9 @@ pub struct Sample {
     pub ticks_per_byte: Option<f64>,
     /// Whether the divisor was the threads' CPU time (else wall-clock time).
     pub cpu_time: bool,
+    /// How far past a 64-byte boundary the message buffers started (`-misalign`), as
+    /// observed on the buffers handed to the implementation.
+    pub buffer_offset: usize,
 }
 
 /// Settings shared by every cell.
@@ -50,6 +53,8 @@ pub struct Settings {
     pub elapsed: bool,
     /// Read the cycle counter (`--cycles`).
     pub cycles: bool,
+    /// Bytes past a 64-byte boundary where each message buffer starts (`-misalign`).
+    pub misalign: usize,
 }
 
 /// Rounds per cell: enough to interleave, few enough that each slice dwarfs the set-up.
@@ -62,6 +67,8 @@ struct Part {
     wall: f64,
     cpu: Option<f64>,
     ticks: u64,
+    /// The buffer's address modulo 64.
+    offset: usize,
 }
 
 impl Part {
@@ -73,6 +80,7 @@ impl Part {
             _ => None,
         };
         self.ticks += o.ticks;
+        self.offset = o.offset;
     }
 }
 
@@ -109,19 +117,58 @@ fn run_slice(op: &mut dyn Op, buf: &mut [u8], slice: Duration) -> Part {
             _ => None,
         },
         ticks: k1.wrapping_sub(k0),
+        offset: buf.as_ptr() as usize % ALIGN,
     }
 }
 
-fn buffer(size: usize) -> Vec<u8> {
-    (0..size).map(|i| (i as u8).wrapping_mul(31)).collect()
+/// The boundary `-misalign` counts from.
+const ALIGN: usize = 64;
+
+/// A message buffer of `size` bytes starting `misalign` bytes past a 64-byte boundary.
+struct Buffer {
+    storage: Vec<u8>,
+    start: usize,
+    size: usize,
+}
+
+impl Buffer {
+    fn new(size: usize, misalign: usize) -> Self {
+        let mut storage = vec![0u8; size + misalign + ALIGN];
+        let aligned = storage.as_ptr().align_offset(ALIGN);
+        let start = aligned + misalign;
+        for (i, b) in storage[start..start + size].iter_mut().enumerate() {
+            *b = (i as u8).wrapping_mul(31);
+        }
+        Buffer {
+            storage,
+            start,
+            size,
+        }
+    }
+
+    fn bytes(&mut self) -> &mut [u8] {
+        &mut self.storage[self.start..self.start + self.size]
+    }
+}
+
+/// A fresh object and its buffer, prepared (untimed), then one timed slice.
+fn one_slice(make: Maker<'_>, size: usize, misalign: usize, slice: Duration) -> Part {
+    let mut op = make();
+    let mut buf = Buffer::new(size, misalign);
+    op.prepare(buf.bytes());
+    run_slice(op.as_mut(), buf.bytes(), slice)
 }
 
 /// One slice of one implementation on `threads` threads; one `Part` per thread.
-fn run_threads(make: Maker<'_>, size: usize, slice: Duration, threads: usize) -> Vec<Part> {
+fn run_threads(
+    make: Maker<'_>,
+    size: usize,
+    misalign: usize,
+    slice: Duration,
+    threads: usize,
+) -> Vec<Part> {
     if threads <= 1 {
-        let mut op = make();
-        let mut buf = buffer(size);
-        return vec![run_slice(op.as_mut(), &mut buf, slice)];
+        return vec![one_slice(make, size, misalign, slice)];
     }
     let barrier = Barrier::new(threads);
     std::thread::scope(|s| {
@@ -130,9 +177,10 @@ fn run_threads(make: Maker<'_>, size: usize, slice: Duration, threads: usize) ->
                 let barrier = &barrier;
                 s.spawn(move || {
                     let mut op = make();
-                    let mut buf = buffer(size);
+                    let mut buf = Buffer::new(size, misalign);
+                    op.prepare(buf.bytes());
                     barrier.wait();
-                    run_slice(op.as_mut(), &mut buf, slice)
+                    run_slice(op.as_mut(), buf.bytes(), slice)
                 })
             })
             .collect();
@@ -150,7 +198,7 @@ pub fn cell(makers: &[Maker<'_>], size: usize, s: &Settings) -> Vec<Sample> {
     let slice = Duration::from_secs_f64(s.seconds / f64::from(ROUNDS));
     let warm = Duration::from_secs_f64((s.seconds / 10.0).clamp(0.0005, 0.05));
     for m in makers {
-        run_threads(*m, size, warm, s.threads);
+        run_threads(*m, size, s.misalign, warm, s.threads);
     }
     // CPU time sums start at zero; one slice without a CPU clock makes the sum `None`.
     let zero = Part {
@@ -162,7 +210,7 @@ pub fn cell(makers: &[Maker<'_>], size: usize, s: &Settings) -> Vec<Sample> {
     for r in 0..ROUNDS as usize {
         for k in 0..n {
             let i = (k + r) % n;
-            let got = run_threads(makers[i], size, slice, s.threads);
+            let got = run_threads(makers[i], size, s.misalign, slice, s.threads);
             walls[i] += got.iter().map(|p| p.wall).fold(0.0, f64::max);
             for (acc, p) in parts[i].iter_mut().zip(got) {
                 acc.add(p);
@@ -198,6 +246,7 @@ fn summarize(parts: &[Part], size: usize, wall: f64, s: &Settings) -> Sample {
             sample.rate += bytes as f64 / secs;
         }
         ticks = ticks.wrapping_add(p.ticks);
+        sample.buffer_offset = p.offset;
     }
     if s.cycles && sys::counter().is_some() && sample.bytes > 0 {
         sample.ticks_per_byte = Some(ticks as f64 / sample.bytes as f64);
@@ -212,6 +261,7 @@ pub fn quick(make: Maker<'_>, size: usize, seconds: f64) -> f64 {
         threads: 1,
         elapsed: false,
         cycles: false,
+        misalign: 0,
     };
     cell(&[make], size, &s)[0].rate
 }
@@ -220,6 +270,20 @@ pub fn quick(make: Maker<'_>, size: usize, seconds: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::algs::registry;
+
+    #[test]
+    fn buffers_sit_where_misalign_says() {
+        for misalign in [0, 1, 7, 63, 64] {
+            for size in [1, 16, 1000] {
+                let mut b = Buffer::new(size, misalign);
+                let p = b.bytes();
+                assert_eq!(p.len(), size);
+                assert_eq!(p.as_ptr() as usize % ALIGN, misalign % ALIGN);
+                let i = 1 % size;
+                assert_eq!(p[i], (i as u8).wrapping_mul(31));
+            }
+        }
+    }
 
     /// The default divisor really is CPU time where the platform has a thread CPU clock
     /// (a sum that silently fell back to wall-clock time once hid here).
@@ -232,13 +296,14 @@ mod tests {
             threads: 1,
             elapsed: false,
             cycles: false,
+            misalign: 0,
         };
-        let got = cell(&[&peer.make], 64, &s)[0];
+        let got = cell(&[&*peer.make], 64, &s)[0];
         assert!(got.ops > 0 && got.rate > 0.0);
         assert_eq!(got.cpu_time, sys::thread_cpu_time().is_some());
         s.elapsed = true;
         s.threads = 2;
-        let got = cell(&[&peer.make], 64, &s)[0];
+        let got = cell(&[&*peer.make], 64, &s)[0];
         assert!(!got.cpu_time && got.rate > 0.0);
     }
 }

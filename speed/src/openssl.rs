@@ -44,27 +44,35 @@ pub fn version(bin: &Path) -> Option<String> {
     s.lines().next().map(|l| l.trim().to_string())
 }
 
+/// How `openssl speed` runs, as ours does.
+pub struct Run {
+    /// `-seconds`.
+    pub seconds: u64,
+    /// `-multi`.
+    pub multi: usize,
+    /// `-elapsed`.
+    pub elapsed: bool,
+    /// `-misalign` (passed on only when not 0).
+    pub misalign: usize,
+}
+
 /// Runs `openssl speed` for one algorithm at one message size (`-bytes`); returns bytes
 /// per second.
-pub fn speed(
-    bin: &Path,
-    cmd: OpensslCmd,
-    bytes: usize,
-    seconds: u64,
-    multi: usize,
-    elapsed: bool,
-) -> Result<f64, String> {
+pub fn speed(bin: &Path, cmd: OpensslCmd, bytes: usize, run: &Run) -> Result<f64, String> {
     let mut c = Command::new(bin);
     c.arg("speed")
         .arg("-mr")
         .arg("-seconds")
-        .arg(seconds.to_string());
+        .arg(run.seconds.to_string());
     c.arg("-bytes").arg(bytes.to_string());
-    if multi > 1 {
-        c.arg("-multi").arg(multi.to_string());
+    if run.multi > 1 {
+        c.arg("-multi").arg(run.multi.to_string());
     }
-    if elapsed {
+    if run.elapsed {
         c.arg("-elapsed");
+    }
+    if run.misalign > 0 {
+        c.arg("-misalign").arg(run.misalign.to_string());
     }
     c.args(cmd.args());
     let out = c

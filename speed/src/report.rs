@@ -16,6 +16,9 @@ pub struct Figure {
     pub ops: Option<u64>,
     /// Counter ticks per byte (`--cycles`).
     pub ticks_per_byte: Option<f64>,
+    /// Where the message buffers started past a 64-byte boundary, as observed (not known for
+    /// the `openssl` subprocess).
+    pub buffer_offset: Option<usize>,
 }
 
 /// What a row holds.
@@ -41,6 +44,9 @@ pub struct Row {
     pub kernel: String,
     /// The figures.
     pub status: Status,
+    /// The figure is operations per second (`tls13-handshake`), measured once: one entry in
+    /// `Measured`, shown apart from the table.
+    pub per_operation: bool,
 }
 
 /// A whole run.
@@ -70,6 +76,10 @@ pub struct Report {
     pub disabled: String,
     /// The kernel forced with `--backend`.
     pub forced_backend: Option<String>,
+    /// Decryption was timed (`-decrypt`).
+    pub decrypt: bool,
+    /// `-misalign`.
+    pub misalign: usize,
     /// The counter's label when `--cycles` was given.
     pub cycles_label: Option<&'static str>,
     /// `openssl version` of the subprocess, when it ran.
@@ -93,7 +103,7 @@ impl Report {
     pub fn table(&self) -> String {
         let mut s = String::new();
         s.push_str(&format!(
-            "simdcrypt-speed {} on {} ({}), {} thread{}, {} time, {} s per cell{}\n",
+            "simdcrypt-speed {} on {} ({}), {} thread{}, {} time, {} s per cell{}{}{}\n",
             env!("CARGO_PKG_VERSION"),
             self.cpu_model,
             self.arch,
@@ -108,6 +118,16 @@ impl Report {
             match &self.forced_backend {
                 Some(b) => format!(", kernel forced to {b}"),
                 None => String::new(),
+            },
+            if self.decrypt {
+                ", decryption (-decrypt)"
+            } else {
+                ""
+            },
+            if self.misalign > 0 {
+                format!(", buffers {} bytes past a 64-byte boundary", self.misalign)
+            } else {
+                String::new()
             }
         ));
         s.push_str(&format!(
@@ -125,6 +145,7 @@ impl Report {
         ));
         s.push_str("The 'numbers' are in 1000s of bytes per second processed.\n");
         s.push_str(&self.grid(|f| format!("{:>w$.2}k", f.rate / 1e3, w = COL - 1), true));
+        s.push_str(&self.operations());
         if let Some(label) = self.cycles_label {
             s.push_str(&format!("\nCycles per byte, {label}:\n"));
             s.push_str(&self.grid(
@@ -153,11 +174,13 @@ impl Report {
             s.push_str(&format!("{:>COL$}", format!("{n} bytes")));
         }
         s.push_str("  kernel\n");
+        let rows: Vec<&Row> = self.rows.iter().filter(|r| !r.per_operation).collect();
         let mut i = 0;
-        while i < self.rows.len() {
-            let alg = self.rows[i].algorithm;
-            let group: Vec<&Row> = self.rows[i..]
+        while i < rows.len() {
+            let alg = rows[i].algorithm;
+            let group: Vec<&Row> = rows[i..]
                 .iter()
+                .copied()
                 .take_while(|r| r.algorithm == alg)
                 .collect();
             i += group.len();
@@ -183,6 +206,54 @@ impl Report {
                 }
             }
             if ratios && self.compare {
+                if let Some(line) = self.ratio_row(&group) {
+                    s.push_str(&line);
+                }
+            }
+        }
+        s
+    }
+
+    /// The rows counting operations (`tls13-handshake`): one figure each, per second.
+    fn operations(&self) -> String {
+        let rows: Vec<&Row> = self.rows.iter().filter(|r| r.per_operation).collect();
+        if rows.is_empty() {
+            return String::new();
+        }
+        let w = self.name_width();
+        let mut s = String::from(
+            "\nFull TLS 1.3 handshakes per second (X25519, ECDSA P-256 certificate, no \
+             resumption):\n",
+        );
+        s.push_str(&format!("{:<w$}", "type"));
+        if self.compare {
+            s.push_str(&format!("{:<13}", "impl"));
+        }
+        s.push_str(&format!("{:>COL$}  kernel\n", "per second"));
+        for r in &rows {
+            s.push_str(&format!("{:<w$}", r.algorithm));
+            if self.compare {
+                s.push_str(&format!("{:<13}", r.implementation));
+            }
+            match &r.status {
+                Status::Measured(v) => match v.first().copied().flatten() {
+                    Some(f) => s.push_str(&format!("{:>COL$.1}  {}\n", f.rate, r.kernel)),
+                    None => s.push_str(&format!("{:>COL$}\n", "n/a")),
+                },
+                Status::NotImplemented => s.push_str("not implemented in simdcrypt yet\n"),
+                Status::Skipped(why) => s.push_str(&format!("skipped: {why}\n")),
+            }
+        }
+        if self.compare {
+            let mut i = 0;
+            while i < rows.len() {
+                let alg = rows[i].algorithm;
+                let group: Vec<&Row> = rows[i..]
+                    .iter()
+                    .copied()
+                    .take_while(|r| r.algorithm == alg)
+                    .collect();
+                i += group.len();
                 if let Some(line) = self.ratio_row(&group) {
                     s.push_str(&line);
                 }
@@ -234,6 +305,33 @@ impl Report {
         Some(s)
     }
 
+    /// `openssl speed -mr`'s summary: `+H:` and the sizes, then per measured row
+    /// `+F:<index>:<name>:<bytes per second>...`, the index being the algorithm's place in
+    /// `--list` (OpenSSL's is its own table's) and the name the algorithm for simdcrypt,
+    /// `algorithm/implementation` for the others. A size a row could not run prints 0.00, as
+    /// OpenSSL prints for a size it did not run.
+    pub fn machine_readable(&self) -> String {
+        let names = crate::algs::names();
+        let mut s = String::from("+H");
+        for n in &self.sizes {
+            s.push_str(&format!(":{n}"));
+        }
+        s.push('\n');
+        for r in self.rows.iter().filter(|r| !r.per_operation) {
+            let Some(v) = figures(r) else { continue };
+            let index = names.iter().position(|n| *n == r.algorithm).unwrap_or(0);
+            s.push_str(&format!(
+                "+F:{index}:{}",
+                mr_name(r.algorithm, &r.implementation)
+            ));
+            for f in v {
+                s.push_str(&format!(":{:.2}", f.map_or(0.0, |f| f.rate)));
+            }
+            s.push('\n');
+        }
+        s
+    }
+
     /// Every figure, each with the context needed to read it alone.
     pub fn json(&self) -> Value {
         let mut results = Vec::new();
@@ -241,6 +339,23 @@ impl Report {
         let mut skipped = Vec::new();
         for r in &self.rows {
             match &r.status {
+                Status::Measured(v) if r.per_operation => {
+                    for f in v.iter().flatten() {
+                        results.push(json!({
+                            "algorithm": r.algorithm,
+                            "implementation": r.implementation,
+                            "kernel": r.kernel,
+                            "operations_per_second": f.rate,
+                            "seconds": f.seconds,
+                            "operations": f.ops,
+                            "threads": self.threads,
+                            "timing": self.timing,
+                            "cpu_model": self.cpu_model,
+                            "arch": self.arch,
+                            "features": self.features,
+                        }));
+                    }
+                }
                 Status::Measured(v) => {
                     for (f, &size) in v.iter().zip(&self.sizes) {
                         let Some(f) = f else { continue };
@@ -255,6 +370,7 @@ impl Report {
                             "threads": self.threads,
                             "timing": self.timing,
                             "ticks_per_byte": f.ticks_per_byte,
+                            "buffer_offset": f.buffer_offset,
                             "cpu_model": self.cpu_model,
                             "arch": self.arch,
                             "features": self.features,
@@ -286,6 +402,8 @@ impl Report {
                 "timing": self.timing,
                 "compare": self.compare,
                 "backend": self.forced_backend,
+                "decrypt": self.decrypt,
+                "misalign": self.misalign,
                 "cycles": self.cycles_label,
                 "openssl": self.openssl_version,
             },
@@ -303,6 +421,7 @@ impl Report {
         let series: Vec<(String, Vec<(f64, f64)>)> = self
             .rows
             .iter()
+            .filter(|r| !r.per_operation)
             .filter_map(|r| {
                 let v = figures(r)?;
                 let pts: Vec<(f64, f64)> = v
@@ -365,6 +484,11 @@ impl Report {
                 .legend(move |(x, y)| {
                     Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
                 });
+            // A marker on every point: with a single `-bytes` size a line has nothing to
+            // join, and the markers are the chart.
+            chart
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 5, color.filled())))
+                .map_err(|e| err(&e))?;
         }
         chart
             .configure_series_labels()
@@ -375,6 +499,16 @@ impl Report {
             .map_err(|e| err(&e))?;
         root.present().map_err(|e| err(&e))?;
         Ok(series.len())
+    }
+}
+
+/// The name of a row in `-mr` lines: the algorithm for simdcrypt, else
+/// `algorithm/implementation` (no `:`, which separates the fields).
+pub fn mr_name(algorithm: &str, implementation: &str) -> String {
+    if implementation == "simdcrypt" {
+        algorithm.to_string()
+    } else {
+        format!("{algorithm}/{implementation}")
     }
 }
 

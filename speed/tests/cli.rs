@@ -70,8 +70,20 @@ fn help_lists_options_and_algorithms() {
         assert_eq!(out.status.code(), Some(0), "{flag}");
         let s = text(&out.stdout);
         for opt in [
-            "-evp", "-seconds", "-bytes", "-multi", "-elapsed", "-compare", "-cycles", "-json",
-            "-plot", "-backend",
+            "-evp",
+            "-seconds",
+            "-bytes",
+            "-multi",
+            "-elapsed",
+            "-compare",
+            "-cycles",
+            "-json",
+            "-plot",
+            "-backend",
+            "-decrypt",
+            "-aead",
+            "-mr",
+            "-misalign",
         ] {
             assert!(s.contains(opt), "{flag}: {opt} missing from\n{s}");
         }
@@ -150,7 +162,18 @@ fn short_seconds_give_a_full_table() {
         assert!(header.contains(&format!("{n} bytes")), "{header}");
     }
     let r = rows(&stdout);
-    let algs = algorithms();
+    // Handshakes are counted per second, apart from the table.
+    let (ops, algs): (Vec<_>, Vec<_>) = algorithms()
+        .into_iter()
+        .partition(|(n, _)| n.ends_with("-handshake"));
+    assert_eq!(ops.len(), 1);
+    let hs = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Full TLS 1.3 handshakes per second"))
+        .find(|l| l.starts_with("tls13-handshake"))
+        .expect("the handshake line");
+    let per_second: f64 = hs.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!(per_second > 0.0, "{hs}");
     assert_eq!(r.len(), algs.len(), "{stdout}");
     let f = Features::hardware();
     for (row, (name, implemented)) in r.iter().zip(&algs) {
@@ -295,11 +318,12 @@ fn compare_without_openssl_is_graceful() {
 /// `openssl speed -mr` output is read from whatever `openssl` is first on PATH: a stand-in
 /// script, which answers each `-bytes N` with N bytes per second times 1000, shows that
 /// every figure lands in its row and column, and which arguments the tool passed.
+/// A stand-in `openssl` in a fresh directory `name`: logs its arguments to `args.log` there
+/// and answers each `-bytes N` with N × 1000 bytes per second. Returns the directory.
 #[cfg(unix)]
-#[test]
-fn compare_reads_openssl_machine_readable_output() {
+fn fake_openssl(name: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
-    let dir = scratch("fake-openssl");
+    let dir = scratch(name);
     let log = dir.join("args.log");
     let script = format!(
         "#!/bin/sh\nif [ \"$1\" = version ]; then echo 'OpenSSL 9.9.9 (stand-in)'; exit 0; fi\n\
@@ -310,6 +334,14 @@ fn compare_reads_openssl_machine_readable_output() {
     let bin = dir.join("openssl");
     std::fs::write(&bin, script).unwrap();
     std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+#[cfg(unix)]
+#[test]
+fn compare_reads_openssl_machine_readable_output() {
+    let dir = fake_openssl("fake-openssl");
+    let log = dir.join("args.log");
     let json = dir.join("out.json");
     let out = cmd(&[
         "--compare",
@@ -386,6 +418,8 @@ fn plot_writes_an_svg_with_one_line_per_series() {
     );
     assert!(svg.trim_end().ends_with("</svg>"));
     assert_eq!(polylines_of_series(&svg), 2, "{svg}");
+    // One size: a line through one point is invisible, so every point has a marker.
+    assert_eq!(svg.matches("<circle").count(), 2, "{svg}");
     assert!(svg.contains("sha512"));
 
     let path = dir.join("compare.svg");
@@ -406,6 +440,11 @@ fn plot_writes_an_svg_with_one_line_per_series() {
     let svg = std::fs::read_to_string(&path).unwrap();
     // simdcrypt, ring, aws-lc-rs, rustcrypto.
     assert_eq!(polylines_of_series(&svg), 4);
+    assert_eq!(
+        svg.matches("<circle").count(),
+        4 * 6,
+        "a marker per size and series"
+    );
     for name in ["simdcrypt", "ring", "aws-lc-rs", "rustcrypto"] {
         assert!(svg.contains(&format!("sha256 {name}")), "{name}");
     }
@@ -562,4 +601,358 @@ fn cycles_are_labelled_estimates() {
     } else {
         assert!(s.contains("no cycle counter"), "{s}");
     }
+}
+
+/// The position of `name` in `--list`, OpenSSL's `+F` index for our rows.
+fn list_index(name: &str) -> usize {
+    algorithms().iter().position(|(n, _)| n == name).unwrap()
+}
+
+/// `-mr` prints exactly `openssl speed -mr`'s summary on stdout (`+H:` sizes, one `+F:` line
+/// per row in bytes per second) and its `+DT:`/`+R:` progress lines on stderr.
+#[test]
+fn mr_prints_openssl_machine_readable_lines() {
+    let out = run(&["-mr", "-evp", "sha256", "-bytes", "64", "-seconds", "0.005"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    let lines: Vec<&str> = s.lines().collect();
+    assert_eq!(lines.len(), 2, "{s}");
+    assert_eq!(lines[0], "+H:64");
+    let f: Vec<&str> = lines[1].split(':').collect();
+    assert_eq!(
+        f[..3],
+        ["+F", &list_index("sha256").to_string(), "sha256"],
+        "{s}"
+    );
+    assert_eq!(f.len(), 4, "{s}");
+    let (int, frac) = f[3].split_once('.').unwrap();
+    assert!(int.parse::<u64>().unwrap() > 0 && frac.len() == 2, "{s}");
+    let e = text(&out.stderr);
+    assert!(e.lines().any(|l| l == "+DT:sha256:1:64"), "{e}");
+    let r = e.lines().find(|l| l.starts_with("+R:")).expect("+R line");
+    let r: Vec<&str> = r.split(':').collect();
+    assert!(
+        r[1].parse::<u64>().unwrap() > 0 && r[2] == "sha256",
+        "{r:?}"
+    );
+    assert!(r[3].parse::<f64>().unwrap() > 0.0, "{r:?}");
+
+    // Six sizes and, with --compare, a +F line per implementation.
+    let empty = scratch("mr-path");
+    let out = cmd(&["-mr", "--compare", "sha512", "-seconds", "0.002"])
+        .env("PATH", &empty)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    let lines: Vec<&str> = s.lines().collect();
+    assert_eq!(lines[0], "+H:16:64:256:1024:8192:16384", "{s}");
+    let names: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l.split(':').nth(2).unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "sha512",
+            "sha512/ring",
+            "sha512/aws-lc-rs",
+            "sha512/rustcrypto"
+        ],
+        "{s}"
+    );
+    for l in &lines[1..] {
+        assert_eq!(l.split(':').count(), 3 + 6, "{l}");
+    }
+    assert!(text(&out.stderr).contains("Note: no `openssl` binary"));
+}
+
+/// `--json -` writes the JSON to stdout (and no file named `-`).
+#[test]
+fn json_dash_is_stdout() {
+    let dir = scratch("json-dash");
+    let out = cmd(&[
+        "-evp", "sha1", "-bytes", "32", "-seconds", "0.005", "--json", "-",
+    ])
+    .current_dir(&dir)
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is one JSON document");
+    assert_eq!(v["tool"], "simdcrypt-speed");
+    assert_eq!(v["results"][0]["algorithm"], "sha1");
+    check_figure(&v["results"][0], 1);
+    assert!(!dir.join("-").exists());
+}
+
+/// `--backend` with a name no primitive has says so and lists the names that exist; a real
+/// kernel of another primitive is told apart.
+#[test]
+fn backend_unknown_name_is_called_unknown() {
+    let out = run(&["-evp", "sha256", "-bytes", "64", "--backend", "nosuch"]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = text(&out.stderr);
+    assert!(e.contains("unknown kernel 'nosuch'"), "{e}");
+    assert!(!e.contains("not available on this CPU"), "{e}");
+    let hw = Features::hardware();
+    for k in [
+        Sha256::backend_for(hw),
+        Aes128Gcm::backend_for(hw),
+        ChaCha20Poly1305::backend_for(hw),
+        "soft",
+    ] {
+        assert!(e.contains(k), "{k} not listed in\n{e}");
+    }
+    let other = ChaCha20Poly1305::backend_for(hw);
+    let out = run(&["-evp", "sha256", "--backend", other]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = text(&out.stderr);
+    assert!(
+        e.contains("not a kernel of sha256") && !e.contains("unknown"),
+        "{e}"
+    );
+    assert!(e.contains(Sha256::backend_for(hw)), "{e}");
+}
+
+fn json_of(out: &Output) -> Value {
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// `-misalign N`: the buffers every implementation got started N bytes past a 64-byte
+/// boundary (observed on the buffers themselves), and the table says so.
+#[test]
+fn misalign_offsets_the_buffers() {
+    let empty = scratch("misalign-path");
+    for (args, want) in [
+        (&["-misalign", "3"][..], 3),
+        (&[], 0),
+        (&["--misalign=63"], 63),
+    ] {
+        let mut a = vec![
+            "-evp",
+            "aes-128-gcm",
+            "-evp",
+            "sha256",
+            "-bytes",
+            "100",
+            "-seconds",
+            "0.005",
+            "--compare",
+            "--json",
+            "-",
+        ];
+        a.extend_from_slice(args);
+        let v = json_of(&cmd(&a).env("PATH", &empty).output().unwrap());
+        assert_eq!(v["settings"]["misalign"], want);
+        let results = v["results"].as_array().unwrap();
+        assert_eq!(results.len(), 8, "{v}");
+        for r in results {
+            assert_eq!(r["buffer_offset"], want, "{r}");
+        }
+    }
+    let out = run(&[
+        "sha1",
+        "-bytes",
+        "16",
+        "-seconds",
+        "0.002",
+        "-misalign",
+        "5",
+    ]);
+    assert!(text(&out.stdout).contains("buffers 5 bytes past a 64-byte boundary"));
+    assert_eq!(run(&["-misalign", "65"]).status.code(), Some(2));
+}
+
+/// `-decrypt` times decryption: the header and JSON say so, every cipher row is measured
+/// (AEAD opens are checked in the unit tests), and `openssl speed` is asked for the same.
+#[cfg(unix)]
+#[test]
+fn decrypt_is_measured_and_passed_to_openssl() {
+    let dir = fake_openssl("fake-openssl-decrypt");
+    let out = cmd(&[
+        "-decrypt",
+        "--compare",
+        "-evp",
+        "aes-128-gcm",
+        "-evp",
+        "aes-128-ecb",
+        "-evp",
+        "chacha20-poly1305",
+        "-bytes",
+        "64",
+        "-seconds",
+        "0.005",
+        "-misalign",
+        "5",
+    ])
+    .env("PATH", &dir)
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.lines().next().unwrap().contains("decryption (-decrypt)"),
+        "{s}"
+    );
+    assert!(
+        s.contains("Note: -decrypt: `openssl speed -decrypt -aead` opens with a fake tag"),
+        "{s}"
+    );
+    let r = rows(&s);
+    for alg in ["aes-128-gcm", "aes-128-ecb", "chacha20-poly1305"] {
+        let ours = r
+            .iter()
+            .find(|r| r[0] == alg && r[1] == "simdcrypt")
+            .unwrap();
+        assert!(is_figure(&ours[2]), "{ours:?}");
+    }
+    let args = std::fs::read_to_string(dir.join("args.log")).unwrap();
+    assert_eq!(
+        args.lines().collect::<Vec<_>>(),
+        [
+            "speed -mr -seconds 1 -bytes 64 -misalign 5 -decrypt -aead -evp aes-128-gcm",
+            "speed -mr -seconds 1 -bytes 64 -misalign 5 -decrypt -evp aes-128-ecb",
+            "speed -mr -seconds 1 -bytes 64 -misalign 5 -decrypt -aead -evp chacha20-poly1305",
+        ]
+    );
+    let v = json_of(&run(&[
+        "-decrypt",
+        "aes-256-gcm",
+        "-bytes",
+        "32",
+        "-seconds",
+        "0.005",
+        "-json",
+        "-",
+    ]));
+    assert_eq!(v["settings"]["decrypt"], true);
+    assert!(v["results"][0]["operations"].as_u64().unwrap() > 0);
+}
+
+/// `-aead` measures the AEADs (all of them when none is named) and refuses anything else.
+#[test]
+fn aead_selects_aeads_only() {
+    let v = json_of(&run(&[
+        "-aead", "-bytes", "16", "-seconds", "0.002", "-json", "-",
+    ]));
+    let mut got: Vec<String> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["algorithm"].as_str().unwrap().to_string())
+        .collect();
+    got.dedup();
+    let want: Vec<String> = algorithms()
+        .into_iter()
+        .map(|(n, _)| n)
+        .filter(|n| !n.starts_with("tls13-") && (n.ends_with("-gcm") || n.ends_with("-poly1305")))
+        .collect();
+    assert_eq!(got, want);
+    assert!(want.len() >= 5);
+    let out = run(&["-aead", "-evp", "aes-128-cbc"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("only with an AEAD cipher"));
+}
+
+/// The `cpu` report's kernel table stays aligned for the longest names
+/// (`aes-128-cbc-decrypt`) and kernels (the AEADs' pairs).
+#[test]
+fn cpu_kernel_columns_line_up() {
+    let out = cmd(&["cpu", "-seconds", "0.01"]).output().unwrap();
+    assert!(out.status.success());
+    let s = text(&out.stdout);
+    let lines: Vec<&str> = s
+        .lines()
+        .skip_while(|l| !l.starts_with("Kernels"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert!(
+        lines.iter().any(|l| l.contains("aes-128-cbc-decrypt")),
+        "{s}"
+    );
+    let kernel_col: Vec<usize> = lines
+        .iter()
+        .map(|l| {
+            let name = l.split_whitespace().next().unwrap();
+            let rest = &l[2 + name.len()..];
+            2 + name.len() + (rest.len() - rest.trim_start().len())
+        })
+        .collect();
+    assert!(kernel_col.windows(2).all(|w| w[0] == w[1]), "{s}");
+    let avail: Vec<usize> = lines
+        .iter()
+        .map(|l| l.find("(available:").unwrap())
+        .collect();
+    assert!(avail.windows(2).all(|w| w[0] == w[1]), "{s}");
+}
+
+/// The `tls13-*` rows run real rustls connections with simdcrypt's suites and, with
+/// `--compare`, rustls's aws-lc-rs and ring suites; handshakes are counted per second.
+#[test]
+fn tls13_rows_compare_providers() {
+    let empty = scratch("tls-path");
+    let v = json_of(
+        &cmd(&[
+            "--compare",
+            "tls13-aes-128-gcm",
+            "tls13-chacha20-poly1305",
+            "tls13-handshake",
+            "-bytes",
+            "1024",
+            "-seconds",
+            "0.01",
+            "--json",
+            "-",
+        ])
+        .env("PATH", &empty)
+        .output()
+        .unwrap(),
+    );
+    let results = v["results"].as_array().unwrap();
+    let mut seen = Vec::new();
+    for r in results {
+        let name = r["algorithm"].as_str().unwrap();
+        let imp = r["implementation"].as_str().unwrap();
+        if name == "tls13-handshake" {
+            assert!(r["operations_per_second"].as_f64().unwrap() > 0.0, "{r}");
+            assert!(
+                r["size"].is_null() && r["bytes_per_second"].is_null(),
+                "{r}"
+            );
+        } else {
+            check_figure(r, 1);
+            assert_eq!(r["size"], 1024);
+        }
+        seen.push(format!("{name} {imp}"));
+    }
+    let mut want = Vec::new();
+    for alg in [
+        "tls13-aes-128-gcm",
+        "tls13-chacha20-poly1305",
+        "tls13-handshake",
+    ] {
+        for imp in ["simdcrypt", "aws-lc-rs", "ring"] {
+            want.push(format!("{alg} {imp}"));
+        }
+    }
+    assert_eq!(seen, want);
+
+    let out = cmd(&["--compare", "tls13-handshake", "-seconds", "0.01"])
+        .env("PATH", &empty)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("Full TLS 1.3 handshakes per second"), "{s}");
+    let lines: Vec<&str> = s
+        .lines()
+        .filter(|l| l.starts_with("tls13-handshake"))
+        .collect();
+    assert_eq!(lines.len(), 4, "simdcrypt, aws-lc-rs, ring, ratio: {s}");
+    assert!(
+        lines[3].contains("÷best peer") && lines[3].trim_end().ends_with('x'),
+        "{s}"
+    );
 }
