@@ -60,6 +60,8 @@
 
 #if defined(__ELF__) && defined(__arm__)
 
+#include "vec_clear.h"
+
         .syntax unified
         .arch   armv8-a
         .fpu    crypto-neon-fp-armv8
@@ -91,6 +93,7 @@
 .endm
 
 .macro  LEAVE
+        CLEAR_NEON                              /* blocks, round keys: vec_clear.h */
         vpop            {d8-d15}
         pop             {r4-r6, pc}
 .endm
@@ -376,6 +379,7 @@ FUNC    simdcrypt_aes_subword_armv8
         vmov.i8         q1, #0
         aese.8          q0, q1
         vmov.32         r0, d0[0]
+        CLEAR_Q         q0, q1
         bx              lr
         .size   simdcrypt_aes_subword_armv8, .-simdcrypt_aes_subword_armv8
 
@@ -387,6 +391,7 @@ FUNC    simdcrypt_aes_invmix_armv8
         vst1.8          {q0}, [r0]!
         subs            r1, r1, #1
         bne             1b
+        CLEAR_Q         q0
         bx              lr
         .size   simdcrypt_aes_invmix_armv8, .-simdcrypt_aes_invmix_armv8
 

@@ -47,6 +47,8 @@
 
 #if defined(__ELF__) && defined(__arm__)
 
+#include "vec_clear.h"
+
         .syntax unified
         .arch   armv8-a
         .fpu    crypto-neon-fp-armv8
@@ -157,6 +159,7 @@ simdcrypt_ghash_armv8:
 .Ldone:
         vrev64.8        q0, q0
         vst1.8          {d0, d1}, [r0]
+        CLEAR_NEON                              /* Y, H powers, blocks: vec_clear.h */
         bx              lr
         .size   simdcrypt_ghash_armv8, .-simdcrypt_ghash_armv8
 

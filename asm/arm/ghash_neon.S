@@ -42,6 +42,8 @@
 
 #if defined(__ELF__) && defined(__arm__)
 
+#include "vec_clear.h"
+
         .syntax unified
         .arch   armv7-a
         .fpu    neon
@@ -150,6 +152,7 @@ simdcrypt_ghash_neon:
 
         vrev64.8        q0, q0
         vst1.8          {d0, d1}, [r0]
+        CLEAR_NEON                              /* Y, H, products: vec_clear.h */
         bx              lr
         .size   simdcrypt_ghash_neon, .-simdcrypt_ghash_neon
 

@@ -36,6 +36,8 @@
 
 #if defined(__ELF__) && defined(__arm__)
 
+#include "vec_clear.h"
+
         .syntax unified
         .arch   armv8-a
         .fpu    crypto-neon-fp-armv8
@@ -127,6 +129,7 @@ simdcrypt_sha1_block_armv8:
 
         vst1.32         {q0}, [r0]
         vstr            s4, [r0, #16]
+        CLEAR_NEON                              /* state, W: vec_clear.h */
         vpop            {d8-d15}
         bx              lr
 

@@ -32,6 +32,8 @@
 
 #if defined(__ELF__) && defined(__arm__)
 
+#include "vec_clear.h"
+
         .syntax unified
         .arch   armv8-a
         .fpu    crypto-neon-fp-armv8
@@ -117,6 +119,7 @@ simdcrypt_sha256_block_armv8:
         bne             .Lblock
 
         vst1.32         {q0, q1}, [r0]
+        CLEAR_NEON                              /* state, W: vec_clear.h */
         bx              lr
 
         .p2align 2

@@ -38,6 +38,8 @@
 
 #if defined(__ELF__) && defined(__arm__)
 
+#include "vec_clear.h"
+
         .syntax unified
         .arch   armv7-a
         .fpu    neon
@@ -216,6 +218,7 @@ simdcrypt_sha512_block_neon:
         subs            r2, r2, #1
         bne             .Lblock
 
+        CLEAR_NEON                              /* state, W (q0-q3): vec_clear.h */
         vpop            {d8-d15}
         pop             {r4, pc}
 
