@@ -55,7 +55,9 @@
  *   r12 pointer into the schedule, scratch address
  *   q0-q3  blocks          q4  round key k_0..k_{Nr-11} as loaded; data after the rounds
  *   q5-q15 round keys k_{Nr-10}..k_Nr (the 11 last), loaded once per call
- *   d8-d15 (q4-q7) and r4-r6 are callee-saved: pushed at entry, popped at exit.
+ *   d8-d15 (q4-q7) and r4-r6 are callee-saved: pushed at entry, popped at exit. Before
+ *   returning, q0-q3 and q8-q15 (blocks, round keys) are zeroed (CLEAR_NEON, vec_clear.h);
+ *   the helpers zero the q registers they used. Nothing is kept on the stack.
  */
 
 #if defined(__ELF__) && defined(__arm__)

@@ -38,6 +38,8 @@
  *   q8  lo (d16 = T0, d17)    q9  hi (d18, d19 = T3)    q10 mid
  *   q11 q12 d26  PMUL64 temporaries      d27 d28 d29  masks 2^16-1, 2^32-1, 2^48-1
  *   q15 zero
+ * Before returning, q0-q3 and q8-q15 (Y, H, products) are zeroed (CLEAR_NEON, vec_clear.h).
+ * Nothing is kept on the stack.
  */
 
 #if defined(__ELF__) && defined(__arm__)
