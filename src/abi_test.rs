@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | x86_64 (SysV) | rbx rbp r12 r13 r14 r15 | rsp, direction flag clear, no secret left in a vector or scratch register (below) |
 //! | aarch64 (AAPCS64) | x19-x28 x29, d8-d15 | sp |
-//! | arm (AAPCS, hard-float) | r4-r11, d8-d15 | sp |
+//! | arm (AAPCS, hard-float) | r4-r11, d8-d15 | sp, no secret left in d0-d7, d16-d31 or r1-r3, r12 (below) |
 //!
 //! Every assembly entry point gets a test that goes through here (DESIGN.md rule 4; the idea
 //! is BoringSSL's `abi_test`). The harness tests itself below: canaries that break the ABI on
@@ -20,7 +20,7 @@
 //! `simdcrypt_abi_test`, linked here and only here (this module is `#[cfg(test)]`), so the
 //! trampoline and canaries never ship in the library.
 //!
-//! # Secrets left in registers: the policy (x86_64)
+//! # Secrets left in registers: the policy (x86_64 and armv7)
 //!
 //! DESIGN.md rule 10 asks that no kernel leave key material in registers or on the stack.
 //! The one policy, written out in `asm/x86_64/vec_clear.h` and checked here, is: before it
@@ -59,6 +59,46 @@
 //! 16.9 TSC ticks per call against 12.8 with `vzeroupper` (4 ticks; `vzeroall` alone 15.4;
 //! the EVEX xmm and zmm forms of the zeroing cost the same), on the Xeon (Sapphire Rapids
 //! class) this was written on.
+//!
+//! ## armv7
+//!
+//! The same policy holds for every kernel in `asm/arm/` (written out in
+//! `asm/arm/vec_clear.h`): before returning, a kernel zeroes the caller-saved NEON registers
+//! q0-q3 and q8-q15 (d0-d7, d16-d31) with the `CLEAR_NEON` macro (12 `vmov.i8 qN, #0`);
+//! d8-d15 are callee-saved and popped, so they hold the caller's values again. No armv7
+//! kernel keeps a secret in a core register (their scalar work is pointers, counts and the
+//! public CTR/ChaCha20 counter words); chacha_neon.S and aes_bs_neon.S zero the key-derived
+//! parts of their stack frames before popping them; the others keep nothing on the stack but
+//! the pushed callee-saved registers.
+//!
+//! The check: the arm trampoline fills d0-d7 with a random canary before the call, and
+//! d16-d31 too when the CPU has 32 D registers (Linux `HWCAP_VFPD32`; NEON implies it, so
+//! on a VFPv3-D16 core such as qemu `cortex-a15,neon=off` only d0-d7 are checked, and no
+//! NEON kernel runs there). Each D register must come back as its canary or zero, and r1-r3,
+//! r12 must look public ([`looks_public`] with 32-bit rules: zero, within 2^16 of zero, a
+//! low-bit mask, within 2^16 of an argument, or an address in a mapping of the process).
+//! With 32-bit registers that last rule is weak: a secret word passes whenever it happens
+//! to fall in a mapped range (its probability is the mapped fraction of the 4 GiB address
+//! space), so on arm the core-register rule is above all a review rule and the check a
+//! backstop; the vector check has no such gap.
+//!
+//! The cost on armv7: 12 `vmov.i8` per call in the kernels that had no clearing before
+//! (aes_armv8 ECB/CTR/CBC/IGE, ghash_armv8, ghash_neon, sha1_armv8, sha256_armv8,
+//! sha512_neon; 1-2 in the AES key-expansion helpers); chacha_neon, poly1305_neon and
+//! aes_bs_neon already cleared the same registers (no change). Against a call's work (one
+//! 64-byte SHA-256 block is 16 SHA256H/H2 pairs plus the schedule, hundreds of cycles) that
+//! is well under 5% even for a single block; not benchmarked (no arm hardware, and qemu
+//! timings mean nothing).
+//!
+//! ## What the policy cannot cover
+//!
+//! It covers the assembly kernels only. Values the Rust code around them holds -- the
+//! wrappers' locals, the registers and stack slots the compiler allocates for them, and
+//! everything in the intrinsics kernels (aarch64) and the portable Rust kernels -- are
+//! compiler-managed: no instruction sequence of ours controls what stays in those registers
+//! or below the stack pointer. They are wiped only where the Rust code wipes its own buffers
+//! (key schedules and state structs zeroed on drop); copies the compiler makes in registers
+//! or spill slots are not.
 
 #[cfg(all(
     any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm"),
@@ -134,6 +174,15 @@ mod imp {
         /// x86_64: the vector registers after the call (same layout and width).
         #[cfg(target_arch = "x86_64")]
         vec_out: [[u8; 64]; 32],
+        /// arm: r1 r2 r3 r12 after the call.
+        #[cfg(target_arch = "arm")]
+        scratch: [u32; 4],
+        /// arm: the canary of the caller-saved d0-d7, d16-d31 (in that order).
+        #[cfg(target_arch = "arm")]
+        vec_in: [u64; 24],
+        /// arm: those registers after the call (d16-d31 only with `flags` bit 0).
+        #[cfg(target_arch = "arm")]
+        vec_out: [u64; 24],
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -164,6 +213,10 @@ mod imp {
         assert!(core::mem::offset_of!(Frame, simd_out) == 128);
         assert!(core::mem::offset_of!(Frame, sp_delta) == 192);
         assert!(core::mem::offset_of!(Frame, flags) == 196);
+        assert!(core::mem::offset_of!(Frame, scratch) == 200);
+        assert!(core::mem::offset_of!(Frame, vec_in) == 216);
+        assert!(core::mem::offset_of!(Frame, vec_out) == 408);
+        assert!(core::mem::size_of::<Frame>() == 600);
     };
 
     #[link(name = "simdcrypt_abi_test", kind = "static")]
@@ -191,27 +244,49 @@ mod imp {
     /// x86_64: the caller-saved general-purpose registers the trampoline records.
     #[cfg(target_arch = "x86_64")]
     const SCRATCH: [&str; 8] = ["rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11"];
+    /// arm: the caller-saved core registers the trampoline records (r0 is the result, lr
+    /// the return address).
+    #[cfg(target_arch = "arm")]
+    const SCRATCH: [&str; 4] = ["r1", "r2", "r3", "r12"];
+    /// arm: the caller-saved D registers the trampoline fills with the canary, in the
+    /// order of `Frame::vec_in` (the register numbers).
+    #[cfg(target_arch = "arm")]
+    const VEC_REGS: [usize; 24] = [
+        0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    ];
 
-    /// x86_64: whether a caller-saved register value looks public (policy point 2, see the
-    /// module doc): zero, a 32-bit value (counts, counter words), a low-bit mask `2^k - 1`,
-    /// within 2^24 of one of the call's arguments (pointers and lengths moved by the call), or
-    /// an address inside a mapping of this process (a pointer into a constant table; an
-    /// address is not a secret). A 64-bit secret passes by chance with probability below
-    /// 2^-29.
-    #[cfg(target_arch = "x86_64")]
+    /// Whether a caller-saved register value looks public (policy point 2, see the module
+    /// doc): zero, a small value (x86_64: 32 bits, counts and counter words; arm: within
+    /// 2^16 of zero), a low-bit mask `2^k - 1`, near one of the call's arguments (x86_64:
+    /// within 2^24, arm: 2^16; pointers and lengths moved by the call), or an address inside
+    /// a mapping of this process (a pointer into a constant table; an address is not a
+    /// secret). A 64-bit secret passes by chance with probability below 2^-29; a 32-bit one
+    /// on arm passes when it happens to fall in a mapping (see the module doc).
+    #[cfg(any(target_arch = "x86_64", target_arch = "arm"))]
     fn looks_public(v: u64, args: &[usize]) -> bool {
-        const NEAR: u64 = 1 << 24;
-        let small = (v as i64).unsigned_abs() <= u64::from(u32::MAX);
+        // |x - y| in the register width.
+        #[cfg(target_arch = "x86_64")]
+        let (dist, near_max, small) = (
+            |x: u64, y: u64| x.wrapping_sub(y).min(y.wrapping_sub(x)),
+            1u64 << 24,
+            (v as i64).unsigned_abs() <= u64::from(u32::MAX),
+        );
+        #[cfg(target_arch = "arm")]
+        let (dist, near_max, small) = (
+            |x: u64, y: u64| {
+                let (x, y) = (x as u32, y as u32);
+                u64::from(x.wrapping_sub(y).min(y.wrapping_sub(x)))
+            },
+            1u64 << 16,
+            (v as u32 as i32).unsigned_abs() <= 1 << 16,
+        );
         let mask = v & v.wrapping_add(1) == 0;
-        let near = args.iter().any(|&a| {
-            let d = v.wrapping_sub(a as u64);
-            d <= NEAR || d.wrapping_neg() <= NEAR
-        });
+        let near = args.iter().any(|&a| dist(v, a as u64) <= near_max);
         small || mask || near || is_mapped(v)
     }
 
-    /// x86_64: whether `v` is an address in one of the process's mappings (/proc/self/maps).
-    #[cfg(target_arch = "x86_64")]
+    /// Whether `v` is an address in one of the process's mappings (/proc/self/maps).
+    #[cfg(any(target_arch = "x86_64", target_arch = "arm"))]
     fn is_mapped(v: u64) -> bool {
         let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
             return false;
@@ -233,14 +308,15 @@ mod imp {
         sp_delta: isize,
         /// x86_64: the direction flag was set on return.
         df_set: bool,
-        /// x86_64: (register number, 16-byte lane, its value) for every lane of a vector
-        /// register that is neither the canary nor zero after the call.
+        /// x86_64 and arm: (register number, 16-byte lane, its value) for every lane of a
+        /// vector register that is neither the canary nor zero after the call (arm: one
+        /// lane per D register, lane 0).
         vec_dirty: Vec<(usize, usize, u128)>,
-        /// x86_64: the register name the vector check uses ("xmm", "ymm" or "zmm").
-        #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+        /// The register name the vector check uses ("xmm", "ymm", "zmm"; arm "d").
+        #[cfg_attr(target_arch = "aarch64", allow(dead_code))]
         vec_name: &'static str,
-        /// x86_64: (register, value) for every caller-saved general-purpose register whose
-        /// value does not look public ([`looks_public`]).
+        /// x86_64 and arm: (register, value) for every caller-saved general-purpose register
+        /// whose value does not look public ([`looks_public`]).
         gpr_suspect: Vec<(&'static str, u64)>,
     }
 
@@ -254,18 +330,18 @@ mod imp {
                 && self.gpr_suspect.is_empty()
         }
 
-        /// x86_64: the numbers of the vector registers that hold something other than the
-        /// canary or zero after the call (sorted, each once).
-        #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+        /// x86_64 and arm: the numbers of the vector registers that hold something other than
+        /// the canary or zero after the call (sorted, each once).
+        #[cfg_attr(target_arch = "aarch64", allow(dead_code))]
         pub(crate) fn vec_dirty(&self) -> Vec<usize> {
             let mut v: Vec<usize> = self.vec_dirty.iter().map(|d| d.0).collect();
             v.dedup();
             v
         }
 
-        /// x86_64: the caller-saved general-purpose registers left with a value that does
-        /// not look public.
-        #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+        /// x86_64 and arm: the caller-saved general-purpose registers left with a value that
+        /// does not look public.
+        #[cfg_attr(target_arch = "aarch64", allow(dead_code))]
         pub(crate) fn gpr_suspect(&self) -> Vec<&'static str> {
             self.gpr_suspect.iter().map(|g| g.0).collect()
         }
@@ -304,8 +380,13 @@ mod imp {
                 msg += " direction flag left set;";
             }
             for (r, lane, v) in &self.vec_dirty {
+                let v = if self.vec_name == "d" {
+                    std::format!("{v:#018x}") // one 64-bit D register (arm)
+                } else {
+                    std::format!("{v:#034x}")
+                };
                 msg += &std::format!(
-                    " {}{r} lane {lane} left neither canary nor zero ({v:#034x});",
+                    " {}{r} lane {lane} left neither canary nor zero ({v});",
                     self.vec_name
                 );
             }
@@ -359,8 +440,59 @@ mod imp {
         (vec_dirty, gpr_suspect, name)
     }
 
+    /// The arm register-policy checks of one call (see the module doc): each caller-saved
+    /// D register the trampoline loaded (d0-d7, and d16-d31 when the CPU has them) must come
+    /// back as its canary or zero, and r1-r3, r12 must look public. Reported as (register
+    /// number, lane 0, value) with the name "d".
+    #[cfg(target_arch = "arm")]
+    #[allow(clippy::type_complexity)]
+    fn policy_checks(
+        fr: &Frame,
+        a: &[usize],
+    ) -> (
+        Vec<(usize, usize, u128)>,
+        Vec<(&'static str, u64)>,
+        &'static str,
+    ) {
+        let (mut vec_dirty, mut gpr_suspect) = (Vec::new(), Vec::new());
+        let nvec = if fr.flags & FLAG_D32 != 0 { 24 } else { 8 };
+        for i in 0..nvec {
+            let (canary, got) = (fr.vec_in[i], fr.vec_out[i]);
+            if got != canary && got != 0 {
+                vec_dirty.push((VEC_REGS[i], 0, u128::from(got)));
+            }
+        }
+        for (i, reg) in SCRATCH.iter().enumerate() {
+            let v = u64::from(fr.scratch[i]);
+            if !looks_public(v, a) {
+                gpr_suspect.push((*reg, v));
+            }
+        }
+        (vec_dirty, gpr_suspect, "d")
+    }
+
+    /// arm: `Frame::flags` bit 0, the CPU has d16-d31 (the trampoline loads and stores them).
+    #[cfg(target_arch = "arm")]
+    const FLAG_D32: usize = 1;
+
+    /// arm: whether the CPU has 32 D registers (Linux `HWCAP_VFPD32`, bit 19 of AT_HWCAP;
+    /// NEON implies it). Elsewhere assumed not: the check then covers d0-d7 only.
+    #[cfg(target_arch = "arm")]
+    fn has_d32() -> bool {
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: getauxval has no preconditions; it returns 0 for an unknown type.
+            let hw = unsafe { libc::getauxval(libc::AT_HWCAP) };
+            hw & (1 << 19) != 0
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            false
+        }
+    }
+
     /// No register-policy checks on this architecture.
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
     #[allow(clippy::type_complexity)]
     fn policy_checks(
         _fr: &Frame,
@@ -393,6 +525,9 @@ mod imp {
             gpr_out: [0; NGPR],
             simd_out: [0; NSIMD],
             sp_delta: 0,
+            #[cfg(target_arch = "arm")]
+            flags: if has_d32() { FLAG_D32 } else { 0 },
+            #[cfg(not(target_arch = "arm"))]
             flags: 0,
             #[cfg(target_arch = "x86_64")]
             scratch: [0; 8],
@@ -410,6 +545,12 @@ mod imp {
             vec_in: [[0; 64]; 32],
             #[cfg(target_arch = "x86_64")]
             vec_out: [[0; 64]; 32],
+            #[cfg(target_arch = "arm")]
+            scratch: [0; 4],
+            #[cfg(target_arch = "arm")]
+            vec_in: [0; 24],
+            #[cfg(target_arch = "arm")]
+            vec_out: [0; 24],
         };
         for r in fr.gpr_in.iter_mut() {
             *r = splitmix(&mut seed) as usize;
@@ -422,6 +563,10 @@ mod imp {
             for w in r.chunks_exact_mut(8) {
                 w.copy_from_slice(&splitmix(&mut seed).to_le_bytes());
             }
+        }
+        #[cfg(target_arch = "arm")]
+        for r in fr.vec_in.iter_mut() {
+            *r = splitmix(&mut seed);
         }
 
         let ret = {
@@ -493,6 +638,18 @@ mod imp {
             /// Puts its argument in zmm3 and zmm20, then CLEAR (AVX512F).
             fn simdcrypt_abi_canary_vec_wipe_zmm();
             /// Leaves a 64-bit multiple of its argument in r9.
+            fn simdcrypt_abi_canary_gpr_leak();
+        }
+
+        #[cfg(target_arch = "arm")]
+        unsafe extern "C" {
+            /// Leaves its argument in both halves of d2 and d3 (q1).
+            fn simdcrypt_abi_canary_vec_leak();
+            /// Leaves its argument in both halves of d20 (needs d16-d31).
+            fn simdcrypt_abi_canary_vec_leak_hi();
+            /// Puts its argument in q1, then zeroes q1.
+            fn simdcrypt_abi_canary_vec_wipe();
+            /// Leaves its argument rotated right by 13 bits in r2.
             fn simdcrypt_abi_canary_gpr_leak();
         }
 
@@ -569,6 +726,96 @@ mod imp {
         /// A "secret" for the policy canaries: 64 irregular bits, neither zero nor small.
         #[cfg(target_arch = "x86_64")]
         const SECRET: usize = 0x5be0_cd19_137e_2179;
+        /// arm: a 32-bit "secret" for the policy canaries.
+        #[cfg(target_arch = "arm")]
+        const SECRET: usize = 0x5be0_cd19;
+
+        #[test]
+        #[cfg(target_arch = "arm")]
+        fn arm_vector_register_left_holding_data_is_caught() {
+            // SAFETY: the canary takes one integer and reads no memory (VFP d0-d15 only,
+            // present on every hard-float core).
+            let (_, rep) =
+                unsafe { abi_call(simdcrypt_abi_canary_vec_leak as *const (), &[SECRET]) };
+            assert!(!rep.is_clean());
+            assert_eq!(rep.vec_dirty(), [2, 3]);
+            assert!(rep.clobbered().is_empty() && rep.gpr_suspect().is_empty());
+            let msg = std::panic::catch_unwind(|| rep.assert_clean()).unwrap_err();
+            let msg = msg.downcast_ref::<String>().unwrap();
+            assert!(
+                msg.contains("d2 lane 0") && msg.contains("5be0cd195be0cd19"),
+                "{msg}"
+            );
+        }
+
+        #[test]
+        #[cfg(target_arch = "arm")]
+        fn arm_high_d_register_is_caught() {
+            if !has_d32() {
+                std::eprintln!("no d16-d31: high D register canary not run");
+                return;
+            }
+            // SAFETY: the canary takes one integer and reads no memory; the CPU has d16-d31.
+            let (_, rep) =
+                unsafe { abi_call(simdcrypt_abi_canary_vec_leak_hi as *const (), &[SECRET]) };
+            assert!(!rep.is_clean());
+            assert_eq!(rep.vec_dirty(), [20]);
+        }
+
+        #[test]
+        #[cfg(target_arch = "arm")]
+        fn arm_wiped_vector_registers_are_clean() {
+            // SAFETY: the canary takes one integer and reads no memory (VFP d0-d15 only).
+            let (_, rep) =
+                unsafe { abi_call(simdcrypt_abi_canary_vec_wipe as *const (), &[SECRET]) };
+            rep.assert_clean();
+        }
+
+        #[test]
+        #[cfg(target_arch = "arm")]
+        fn arm_core_register_left_holding_a_secret_is_caught() {
+            let leaked = (SECRET as u32).rotate_right(13);
+            // The check is a heuristic: the leaked word must not happen to be an address in
+            // this process (see the module doc), or the canary proves nothing.
+            assert!(!is_mapped(u64::from(leaked)), "{leaked:#x} is mapped here");
+            // SAFETY: the canary takes one integer and reads no memory.
+            let (_, rep) =
+                unsafe { abi_call(simdcrypt_abi_canary_gpr_leak as *const (), &[SECRET]) };
+            assert!(!rep.is_clean());
+            assert_eq!(rep.gpr_suspect(), ["r2"]);
+            assert!(rep.vec_dirty().is_empty() && rep.clobbered().is_empty());
+            let msg = std::panic::catch_unwind(|| rep.assert_clean()).unwrap_err();
+            let msg = msg.downcast_ref::<String>().unwrap();
+            assert!(
+                msg.contains(&std::format!(
+                    "r2 left holding a non-public-looking value ({leaked:#x})"
+                )),
+                "{msg}"
+            );
+        }
+
+        #[cfg(target_arch = "arm")]
+        static SECRET_TABLE: [u8; 16] = [7; 16];
+
+        #[test]
+        #[cfg(target_arch = "arm")]
+        fn arm_public_looking_values() {
+            let args = [0x4000_1000usize, 4096];
+            assert!(looks_public(0, &args));
+            assert!(looks_public(17, &args)); // a count
+            assert!(looks_public(0xffff_fff0, &args)); // a small negative
+            assert!(looks_public(0xffff_ffff, &args)); // an all-ones mask
+            assert!(looks_public(0x00ff_ffff, &args)); // a low-bit mask
+            assert!(looks_public(0x4000_1000 + 5000, &args)); // a pointer moved on
+            assert!(looks_public(0x4000_1000 - 16, &args));
+            assert!(looks_public(SECRET_TABLE.as_ptr() as u64 + 4, &args)); // a table pointer
+            let far = 0x4000_1000 + (1 << 20);
+            if !is_mapped(far) {
+                assert!(!looks_public(far, &args));
+            }
+            assert!(!is_mapped(SECRET as u64), "{SECRET:#x} is mapped here");
+            assert!(!looks_public(SECRET as u64, &args));
+        }
 
         #[test]
         #[cfg(target_arch = "x86_64")]

@@ -55,10 +55,14 @@
  *   r12 pointer into the schedule, scratch address
  *   q0-q3  blocks          q4  round key k_0..k_{Nr-11} as loaded; data after the rounds
  *   q5-q15 round keys k_{Nr-10}..k_Nr (the 11 last), loaded once per call
- *   d8-d15 (q4-q7) and r4-r6 are callee-saved: pushed at entry, popped at exit.
+ *   d8-d15 (q4-q7) and r4-r6 are callee-saved: pushed at entry, popped at exit. Before
+ *   returning, q0-q3 and q8-q15 (blocks, round keys) are zeroed (CLEAR_NEON, vec_clear.h);
+ *   the helpers zero the q registers they used. Nothing is kept on the stack.
  */
 
 #if defined(__ELF__) && defined(__arm__)
+
+#include "vec_clear.h"
 
         .syntax unified
         .arch   armv8-a
@@ -91,6 +95,7 @@
 .endm
 
 .macro  LEAVE
+        CLEAR_NEON                              /* blocks, round keys: vec_clear.h */
         vpop            {d8-d15}
         pop             {r4-r6, pc}
 .endm
@@ -376,6 +381,7 @@ FUNC    simdcrypt_aes_subword_armv8
         vmov.i8         q1, #0
         aese.8          q0, q1
         vmov.32         r0, d0[0]
+        CLEAR_Q         q0, q1
         bx              lr
         .size   simdcrypt_aes_subword_armv8, .-simdcrypt_aes_subword_armv8
 
@@ -387,6 +393,7 @@ FUNC    simdcrypt_aes_invmix_armv8
         vst1.8          {q0}, [r0]!
         subs            r1, r1, #1
         bne             1b
+        CLEAR_Q         q0
         bx              lr
         .size   simdcrypt_aes_invmix_armv8, .-simdcrypt_aes_invmix_armv8
 

@@ -90,6 +90,8 @@
 
 #if defined(__ELF__) && defined(__arm__)
 
+#include "vec_clear.h"
+
         .syntax unified
         .arch   armv7-a
         .fpu    neon
@@ -747,18 +749,7 @@ aes_bs_dec8:
 
 /* Zeroes the frame below OLDSP and q0-q3, q8-q15, restores and returns. */
 .macro  LEAVE
-        vmov.i8         q0, #0
-        vmov.i8         q1, #0
-        vmov.i8         q2, #0
-        vmov.i8         q3, #0
-        vmov.i8         q8, #0
-        vmov.i8         q9, #0
-        vmov.i8         q10, #0
-        vmov.i8         q11, #0
-        vmov.i8         q12, #0
-        vmov.i8         q13, #0
-        vmov.i8         q14, #0
-        vmov.i8         q15, #0
+        CLEAR_NEON                              @ vec_clear.h
         mov             r1, sp
         .rept           OLDSP / 32
         vst1.64         {d0-d3}, [r1 :128]!

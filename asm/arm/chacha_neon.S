@@ -61,6 +61,8 @@
 
 #if defined(__ELF__) && defined(__arm__)
 
+#include "vec_clear.h"
+
         .syntax unified
         .arch   armv7-a
         .fpu    neon
@@ -347,19 +349,8 @@ simdcrypt_chacha20_neon:
 
 .Ldone:
         /* Wipe the spill slot and the scratch registers (keystream and round state). */
-        vmov.i32        q0, #0
-        vmov.i32        q1, #0
+        CLEAR_NEON                              /* vec_clear.h */
         vst1.32         {q0-q1}, [sp]
-        vmov.i32        q2, #0
-        vmov.i32        q3, #0
-        vmov.i32        q8, #0
-        vmov.i32        q9, #0
-        vmov.i32        q10, #0
-        vmov.i32        q11, #0
-        vmov.i32        q12, #0
-        vmov.i32        q13, #0
-        vmov.i32        q14, #0
-        vmov.i32        q15, #0
         add             sp, sp, #32
         vpop            {d8-d15}
         pop             {r4-r6, pc}

@@ -43,9 +43,13 @@
  *   q9  H^4·x^-1 (d18, d19)     d20..d23  hi ^ lo of H^1..H^4 (Karatsuba)
  *   q3  a block X (d6 hi, d7 lo); d6 then holds 0xc200000000000000 in the reduction
  *   q12 Σ lo (d24 = T0)   q13 Σ hi (d27 = T3)   q14 Σ mid   q15 each product
+ * Before returning, q0-q3 and q8-q15 (Y, the H powers, blocks) are zeroed (CLEAR_NEON,
+ * vec_clear.h). Nothing is kept on the stack.
  */
 
 #if defined(__ELF__) && defined(__arm__)
+
+#include "vec_clear.h"
 
         .syntax unified
         .arch   armv8-a
@@ -157,6 +161,7 @@ simdcrypt_ghash_armv8:
 .Ldone:
         vrev64.8        q0, q0
         vst1.8          {d0, d1}, [r0]
+        CLEAR_NEON                              /* Y, H powers, blocks: vec_clear.h */
         bx              lr
         .size   simdcrypt_ghash_armv8, .-simdcrypt_ghash_armv8
 

@@ -38,9 +38,13 @@
  *   q8  lo (d16 = T0, d17)    q9  hi (d18, d19 = T3)    q10 mid
  *   q11 q12 d26  PMUL64 temporaries      d27 d28 d29  masks 2^16-1, 2^32-1, 2^48-1
  *   q15 zero
+ * Before returning, q0-q3 and q8-q15 (Y, H, products) are zeroed (CLEAR_NEON, vec_clear.h).
+ * Nothing is kept on the stack.
  */
 
 #if defined(__ELF__) && defined(__arm__)
+
+#include "vec_clear.h"
 
         .syntax unified
         .arch   armv7-a
@@ -150,6 +154,7 @@ simdcrypt_ghash_neon:
 
         vrev64.8        q0, q0
         vst1.8          {d0, d1}, [r0]
+        CLEAR_NEON                              /* Y, H, products: vec_clear.h */
         bx              lr
         .size   simdcrypt_ghash_neon, .-simdcrypt_ghash_neon
 

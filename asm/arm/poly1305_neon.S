@@ -56,6 +56,8 @@
 
 #if defined(__ELF__) && defined(__arm__)
 
+#include "vec_clear.h"
+
         .syntax unified
         .arch   armv7-a
         .fpu    neon
@@ -187,18 +189,7 @@ simdcrypt_poly1305_neon:
         vst1.32         {d0-d1}, [r0]!
         vst1.32         {d2[0]}, [r0]
 
-        vmov.i32        q0, #0
-        vmov.i32        q1, #0
-        vmov.i32        q2, #0
-        vmov.i32        q3, #0
-        vmov.i32        q8, #0
-        vmov.i32        q9, #0
-        vmov.i32        q10, #0
-        vmov.i32        q11, #0
-        vmov.i32        q12, #0
-        vmov.i32        q13, #0
-        vmov.i32        q14, #0
-        vmov.i32        q15, #0
+        CLEAR_NEON                              /* vec_clear.h */
         vpop            {d8-d15}
         bx              lr
         .size   simdcrypt_poly1305_neon, .-simdcrypt_poly1305_neon

@@ -29,12 +29,15 @@
  *   q4  a..d at block start, q5 e at block start (feed-forward, §6.1.2 step 4)
  *   q8-q11  W, four words each, used as a ring: group g reads q(8 + g mod 4)
  *   q12-q15 K0..K3 (§4.2.1), each in all four lanes
- * q4-q7 are d8-d15, callee-saved: pushed on entry, popped on return.
+ * q4-q7 are d8-d15, callee-saved: pushed on entry, popped on return. Before returning,
+ * q0-q3 and q8-q15 (state, message schedule) are zeroed (CLEAR_NEON, vec_clear.h).
  *
  * Rounds: 80 rounds = 20 groups of 4; groups 0-15 also compute the words group g+4 uses.
  */
 
 #if defined(__ELF__) && defined(__arm__)
+
+#include "vec_clear.h"
 
         .syntax unified
         .arch   armv8-a
@@ -127,6 +130,7 @@ simdcrypt_sha1_block_armv8:
 
         vst1.32         {q0}, [r0]
         vstr            s4, [r0, #16]
+        CLEAR_NEON                              /* state, W: vec_clear.h */
         vpop            {d8-d15}
         bx              lr
 

@@ -25,12 +25,16 @@
  *   q2  a..d at block start (feed-forward, §6.2.2 step 4)     q3  e..h likewise
  *   q8-q11  W, four words each, used as a ring: group g reads q(8 + g mod 4)
  *   q12 W+K of the current group     q13 a..d before the current group (for sha256h2)
+ * Before returning, q0-q3 and q8-q15 (state, message schedule) are zeroed (CLEAR_NEON,
+ * vec_clear.h). Nothing is kept on the stack.
  *
  * Rounds: 64 rounds = 16 groups of 4. Groups 0-11 also compute the words that group g+4
  * will use (W[16..63]), overwriting the ring entry the group just consumed.
  */
 
 #if defined(__ELF__) && defined(__arm__)
+
+#include "vec_clear.h"
 
         .syntax unified
         .arch   armv8-a
@@ -117,6 +121,7 @@ simdcrypt_sha256_block_armv8:
         bne             .Lblock
 
         vst1.32         {q0, q1}, [r0]
+        CLEAR_NEON                              /* state, W: vec_clear.h */
         bx              lr
 
         .p2align 2

@@ -30,13 +30,17 @@
  *   q12 (d24, d25)     W+K for the two rounds in flight
  *   d26-d30            round temporaries (Sigma1, Ch, Sigma0, Maj)
  *   q13-q15            schedule temporaries (between rounds, when d26-d30 are free)
- * d8-d15 (inside q4-q7) are callee-saved: pushed on entry, popped on return.
+ * d8-d15 (inside q4-q7) are callee-saved: pushed on entry, popped on return (the message
+ * words they held are overwritten by the caller's values). Before returning, q0-q3 and
+ * q8-q15 (state, message schedule) are zeroed (CLEAR_NEON, vec_clear.h).
  *
  * Rounds: 80 = 5 passes of 16. Passes 0-3 replace each W pair, right after adding its K,
  * with the pair 16 words later; pass 4 only consumes.
  */
 
 #if defined(__ELF__) && defined(__arm__)
+
+#include "vec_clear.h"
 
         .syntax unified
         .arch   armv7-a
@@ -216,6 +220,7 @@ simdcrypt_sha512_block_neon:
         subs            r2, r2, #1
         bne             .Lblock
 
+        CLEAR_NEON                              /* state, W (q0-q3): vec_clear.h */
         vpop            {d8-d15}
         pop             {r4, pc}
 
