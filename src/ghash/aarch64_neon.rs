@@ -181,13 +181,19 @@ unsafe fn place<const K: i32>(_t: Neon, x: uint8x16_t) -> uint64x2_t {
     }
 }
 
-/// Two 64×64 carry-less products: (a0·b0, a1·b1), each as [low 64 bits, high 64 bits], for
-/// a = [a0, a1] and b = [b0, b1]. 16 byte multiplies (see the module documentation).
-#[inline]
-#[target_feature(enable = "neon")]
-unsafe fn mul2(t: Neon, a: uint8x16_t, b: uint8x16_t) -> (uint64x2_t, uint64x2_t) {
-    // SAFETY: the token proves NEON; register operations only.
-    unsafe {
+// `mul2!` and `pair!` expand inside `#[target_feature(enable = "neon")]` functions, in
+// `unsafe` blocks whose SAFETY comments cover them (NEON intrinsics on registers; `pair!` also
+// loads key entries at indices the caller keeps in bounds). Macros rather than functions: a
+// `#[target_feature]` function cannot be `#[inline(always)]`, and LLVM declines to inline a
+// 150-instruction function at the call sites of the 8-block step, which must be straight-line
+// code.
+
+/// `mul2!(t, a, b)`: two 64×64 carry-less products `(a0·b0, a1·b1)`, each as
+/// [low 64 bits, high 64 bits], for `a = [a0, a1]` and `b = [b0, b1]` (`uint8x16_t`).
+/// 16 byte multiplies (see the module documentation).
+macro_rules! mul2 {
+    ($t:expr, $a:expr, $b:expr) => {{
+        let (t, a, b) = ($t, $a, $b);
         let mut lo = vreinterpretq_u64_u8(pm_lo(t, a, b));
         let mut hi = vreinterpretq_u64_u8(pm_hi(t, a, b));
         macro_rules! term {
@@ -218,7 +224,29 @@ unsafe fn mul2(t: Neon, a: uint8x16_t, b: uint8x16_t) -> (uint64x2_t, uint64x2_t
         lo = veorq_u64(lo, vtrn1q_u64(s, r));
         hi = veorq_u64(hi, vtrn2q_u64(s, r));
         (lo, hi)
-    }
+    }};
+}
+
+/// `pair!(t, key, acc, a, b, k)`: adds a·H^(8−k) + b·H^(7−k) to `acc` (`key.h[k]`,
+/// `key.h[k + 1]`): one product pair for a's halves, one for b's, one for both middle
+/// products. The caller guarantees `k + 1 < STRIDE` (`key.fold[k..k + 2]` is then in bounds).
+macro_rules! pair {
+    ($t:expr, $key:expr, $acc:expr, $a:expr, $b:expr, $k:expr) => {{
+        let (t, key, acc, a, b, k): (Neon, &NeonKey, &mut Acc, uint64x2_t, uint64x2_t, usize) =
+            ($t, $key, $acc, $a, $b, $k);
+        let ha = vld1q_u64(key.h.as_ptr().add(k).cast());
+        let hb = vld1q_u64(key.h.as_ptr().add(k + 1).cast());
+        let u8q = vreinterpretq_u8_u64;
+        let (lo_a, hi_a) = mul2!(t, u8q(a), u8q(ha));
+        let (lo_b, hi_b) = mul2!(t, u8q(b), u8q(hb));
+        // [a0 + a1, b0 + b1] against [fold of ha, fold of hb].
+        let fab = veorq_u64(vtrn1q_u64(a, b), vtrn2q_u64(a, b));
+        let fh = vld1q_u64(key.fold.as_ptr().add(k));
+        let (mid_a, mid_b) = mul2!(t, u8q(fab), u8q(fh));
+        acc.lo = veorq_u64(acc.lo, veorq_u64(lo_a, lo_b));
+        acc.hi = veorq_u64(acc.hi, veorq_u64(hi_a, hi_b));
+        acc.mid = veorq_u64(acc.mid, veorq_u64(mid_a, mid_b));
+    }};
 }
 
 /// A block (or Y) in SP 800-38D byte order → the polynomial, coefficient of x^i at bit i.
@@ -288,15 +316,14 @@ unsafe fn reduce(t: Neon, acc: Acc) -> uint64x2_t {
 }
 
 /// Adds a·b to `acc` for one block (the middle product's partner half is unused).
-#[inline]
 #[target_feature(enable = "neon")]
 unsafe fn mul_acc(t: Neon, acc: &mut Acc, a: uint64x2_t, b: uint64x2_t, fold_b: uint64x2_t) {
     // SAFETY: the token proves NEON; register operations only.
     unsafe {
         // a0 + a1 in lane 0.
         let fa = veorq_u64(a, vextq_u64::<1>(a, a));
-        let (lo, hi) = mul2(t, vreinterpretq_u8_u64(a), vreinterpretq_u8_u64(b));
-        let (mid, _) = mul2(t, vreinterpretq_u8_u64(fa), vreinterpretq_u8_u64(fold_b));
+        let (lo, hi) = mul2!(t, vreinterpretq_u8_u64(a), vreinterpretq_u8_u64(b));
+        let (mid, _) = mul2!(t, vreinterpretq_u8_u64(fa), vreinterpretq_u8_u64(fold_b));
         acc.lo = veorq_u64(acc.lo, lo);
         acc.hi = veorq_u64(acc.hi, hi);
         acc.mid = veorq_u64(acc.mid, mid);
@@ -338,32 +365,6 @@ unsafe fn expand(t: Neon, h: &[u8; 16], out: &mut [[u64; 2]; STRIDE]) {
     }
 }
 
-/// Adds a·H^(8−k) + b·H^(7−k) to `acc` (`key.h[k]`, `key.h[k + 1]`): two product pairs for
-/// the low and high halves, one for both middle products.
-///
-/// # Safety
-/// `k + 1 < STRIDE`.
-#[inline]
-#[target_feature(enable = "neon")]
-unsafe fn pair(t: Neon, key: &NeonKey, acc: &mut Acc, a: uint64x2_t, b: uint64x2_t, k: usize) {
-    // SAFETY: the token proves NEON; `key.h[k]`, `key.h[k + 1]` and `key.fold[k..k + 2]` are
-    // in bounds by the caller's guarantee.
-    unsafe {
-        let ha = vld1q_u64(key.h.as_ptr().add(k).cast());
-        let hb = vld1q_u64(key.h.as_ptr().add(k + 1).cast());
-        let u8q = vreinterpretq_u8_u64;
-        let (lo_a, hi_a) = mul2(t, u8q(a), u8q(ha));
-        let (lo_b, hi_b) = mul2(t, u8q(b), u8q(hb));
-        // [a0 + a1, b0 + b1] against [fold of ha, fold of hb].
-        let fab = veorq_u64(vtrn1q_u64(a, b), vtrn2q_u64(a, b));
-        let fh = vld1q_u64(key.fold.as_ptr().add(k));
-        let (mid_a, mid_b) = mul2(t, u8q(fab), u8q(fh));
-        acc.lo = veorq_u64(acc.lo, veorq_u64(lo_a, lo_b));
-        acc.hi = veorq_u64(acc.hi, veorq_u64(hi_a, hi_b));
-        acc.mid = veorq_u64(acc.mid, veorq_u64(mid_a, mid_b));
-    }
-}
-
 /// Adds a·H^(8−k) to `acc`.
 ///
 /// # Safety
@@ -380,22 +381,16 @@ unsafe fn single(t: Neon, key: &NeonKey, acc: &mut Acc, a: uint64x2_t, k: usize)
     }
 }
 
-/// One aggregated step over `N` blocks at `blocks`: returns (y + X_1)·H^N + X_2·H^(N−1) + … +
-/// X_N·H, reduced.
+/// One aggregated step over 8 blocks at `blocks`: returns (y + X_1)·H^8 + X_2·H^7 + … + X_8·H,
+/// reduced. Straight-line code: four `pair!`s and a reduction.
 ///
 /// # Safety
-/// `blocks` is valid for reading `16·N` bytes; `1 <= N <= STRIDE`.
+/// `blocks` is valid for reading 128 bytes.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn step<const N: usize>(
-    t: Neon,
-    key: &NeonKey,
-    y: uint64x2_t,
-    blocks: *const u8,
-) -> uint64x2_t {
-    let first = STRIDE - N;
-    // SAFETY: the token proves NEON; every block read is one of the N readable; power indices
-    // are first + i < STRIDE for block i < N.
+unsafe fn step8(t: Neon, key: &NeonKey, y: uint64x2_t, blocks: *const u8) -> uint64x2_t {
+    // SAFETY: the token proves NEON; every block read is one of the 8 readable; the power
+    // indices k passed to `pair!` are 0, 2, 4, 6 (k + 1 < STRIDE).
     unsafe {
         let zero = vdupq_n_u64(0);
         let mut acc = Acc {
@@ -405,23 +400,54 @@ unsafe fn step<const N: usize>(
         };
         // Y is added to the first block only.
         let a = veorq_u64(load(t, blocks), y);
-        let mut i;
-        if N >= 2 {
-            let b = load(t, blocks.add(16));
-            pair(t, key, &mut acc, a, b, first);
-            i = 2;
-        } else {
-            single(t, key, &mut acc, a, first);
-            i = 1;
-        }
-        while i + 2 <= N {
-            let a = load(t, blocks.add(16 * i));
+        let b = load(t, blocks.add(16));
+        pair!(t, key, &mut acc, a, b, 0);
+        let (a, b) = (load(t, blocks.add(32)), load(t, blocks.add(48)));
+        pair!(t, key, &mut acc, a, b, 2);
+        let (a, b) = (load(t, blocks.add(64)), load(t, blocks.add(80)));
+        pair!(t, key, &mut acc, a, b, 4);
+        let (a, b) = (load(t, blocks.add(96)), load(t, blocks.add(112)));
+        pair!(t, key, &mut acc, a, b, 6);
+        reduce(t, acc)
+    }
+}
+
+/// One aggregated step over the `n` blocks at `blocks` (a tail, `1 <= n < STRIDE`): returns
+/// (y + X_1)·H^n + X_2·H^(n−1) + … + X_n·H, reduced.
+///
+/// # Safety
+/// `blocks` is valid for reading `16·n` bytes; `1 <= n < STRIDE`.
+#[target_feature(enable = "neon")]
+unsafe fn step_tail(
+    t: Neon,
+    key: &NeonKey,
+    y: uint64x2_t,
+    blocks: *const u8,
+    n: usize,
+) -> uint64x2_t {
+    let first = STRIDE - n;
+    // SAFETY: the token proves NEON; every block read is one of the n readable; power
+    // indices are first + i < STRIDE for block i < n (first + i + 1 < STRIDE for a pair).
+    unsafe {
+        let zero = vdupq_n_u64(0);
+        let mut acc = Acc {
+            lo: zero,
+            mid: zero,
+            hi: zero,
+        };
+        // Y is added to the first block only (then the addend is zero).
+        let mut y = y;
+        let mut i = 0;
+        // `n` is public.
+        while i + 2 <= n {
+            let a = veorq_u64(load(t, blocks.add(16 * i)), y);
             let b = load(t, blocks.add(16 * (i + 1)));
-            pair(t, key, &mut acc, a, b, first + i);
+            y = zero;
+            pair!(t, key, &mut acc, a, b, first + i);
             i += 2;
         }
-        if i < N {
-            let a = load(t, blocks.add(16 * i));
+        if i < n {
+            let a = veorq_u64(load(t, blocks.add(16 * i)), y);
             single(t, key, &mut acc, a, first + i);
         }
         reduce(t, acc)
@@ -434,27 +460,20 @@ unsafe fn step<const N: usize>(
 /// None beyond the token (kept `unsafe` as a `#[target_feature]` fn).
 #[target_feature(enable = "neon")]
 unsafe fn update(t: Neon, key: &NeonKey, y: &mut [u8; 16], data: &[u8]) {
-    // SAFETY: `y` is 16 bytes; every pointer passed to `step::<N>` has 16·N readable bytes
-    // (a chunk of that length).
+    // SAFETY: `y` is 16 bytes; `step8` gets chunks of 128 bytes, `step_tail` the n = 1..7
+    // whole blocks of the remainder.
     unsafe {
         let mut acc = load(t, y.as_ptr());
         let mut chunks = data.chunks_exact(16 * STRIDE);
         for c in &mut chunks {
-            acc = step::<STRIDE>(t, key, acc, c.as_ptr());
+            acc = step8(t, key, acc, c.as_ptr());
         }
         let tail = chunks.remainder();
-        let p = tail.as_ptr();
         // The tail length is public.
-        acc = match tail.len() / 16 {
-            1 => step::<1>(t, key, acc, p),
-            2 => step::<2>(t, key, acc, p),
-            3 => step::<3>(t, key, acc, p),
-            4 => step::<4>(t, key, acc, p),
-            5 => step::<5>(t, key, acc, p),
-            6 => step::<6>(t, key, acc, p),
-            7 => step::<7>(t, key, acc, p),
-            _ => acc,
-        };
+        let n = tail.len() / 16;
+        if n > 0 {
+            acc = step_tail(t, key, acc, tail.as_ptr(), n);
+        }
         store(t, y.as_mut_ptr(), acc);
     }
 }
@@ -493,7 +512,7 @@ mod tests {
             .fold(0u128, |acc, i| acc ^ (u128::from(a) << i))
     }
 
-    /// [`mul2`] against the bit-serial product, on random operands and on the operands that
+    /// `mul2!` against the bit-serial product, on random operands and on the operands that
     /// fill every byte lane (all ones, single high bits).
     #[test]
     fn mul2_matches_bit_serial() {
@@ -517,7 +536,7 @@ mod tests {
                 unsafe {
                     let a = vreinterpretq_u8_u64(vld1q_u64([a0, a1].as_ptr()));
                     let b = vreinterpretq_u8_u64(vld1q_u64([b0, b1].as_ptr()));
-                    let (l, h) = mul2(t, a, b);
+                    let (l, h) = mul2!(t, a, b);
                     vst1q_u64(lo.as_mut_ptr(), l);
                     vst1q_u64(hi.as_mut_ptr(), h);
                 }
