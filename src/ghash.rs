@@ -12,6 +12,8 @@
 use crate::cpu::{Dispatch, Features};
 
 #[cfg(target_arch = "aarch64")]
+mod aarch64_neon;
+#[cfg(target_arch = "aarch64")]
 mod aarch64_pmull;
 #[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm;
@@ -57,6 +59,10 @@ pub(crate) enum Backend {
     /// PMULL/PMULL2 on aarch64, 8 blocks per reduction.
     #[cfg(target_arch = "aarch64")]
     Pmull(crate::cpu::arch::Pmull),
+    /// NEON alone on aarch64: 64-bit carry-less multiplies from the 8-bit PMULL, 8 blocks per
+    /// reduction.
+    #[cfg(target_arch = "aarch64")]
+    NeonPmull8(crate::cpu::arch::Neon),
     /// VMULL.P64 on 32-bit ARM (asm/arm/ghash_armv8.S).
     #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmPmull(crate::cpu::arch::ArmPmull),
@@ -97,6 +103,10 @@ impl Dispatch for Backend {
         if let Some(t) = f.get::<crate::cpu::arch::Pmull>() {
             return Backend::Pmull(t);
         }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = f.get::<crate::cpu::arch::Neon>() {
+            return Backend::NeonPmull8(t);
+        }
         #[cfg(all(target_arch = "arm", simdcrypt_asm))]
         if let Some(t) = f.get::<crate::cpu::arch::ArmPmull>() {
             return Backend::ArmPmull(t);
@@ -121,6 +131,8 @@ impl Dispatch for Backend {
             Backend::Avx2Ctmul(_) => "ctmul-avx2",
             #[cfg(target_arch = "aarch64")]
             Backend::Pmull(_) => "pmull",
+            #[cfg(target_arch = "aarch64")]
+            Backend::NeonPmull8(_) => "neon-pmull8",
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmPmull(_) => "armv7-pmull",
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
@@ -149,6 +161,8 @@ impl Dispatch for Backend {
             Backend::Avx2Ctmul(_) => <crate::cpu::arch::Avx2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
             Backend::Pmull(_) => <crate::cpu::arch::Pmull as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "aarch64")]
+            Backend::NeonPmull8(_) => <crate::cpu::arch::Neon as crate::cpu::Token>::KEY,
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmPmull(_) => <crate::cpu::arch::ArmPmull as crate::cpu::Token>::KEY,
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
@@ -179,6 +193,8 @@ enum Inner {
     Avx2Ctmul(x86_64_avx2::Avx2Key),
     #[cfg(target_arch = "aarch64")]
     Pmull(aarch64_pmull::PmullKey),
+    #[cfg(target_arch = "aarch64")]
+    NeonPmull8(aarch64_neon::NeonKey),
     #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmPmull(arm::ArmPmullKey),
     #[cfg(all(target_arch = "arm", simdcrypt_asm))]
@@ -214,6 +230,8 @@ macro_rules! on_kernel {
             Inner::Avx2Ctmul($k) => $body,
             #[cfg(target_arch = "aarch64")]
             Inner::Pmull($k) => $body,
+            #[cfg(target_arch = "aarch64")]
+            Inner::NeonPmull8($k) => $body,
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Inner::ArmPmull($k) => $body,
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
@@ -241,6 +259,8 @@ impl Key {
             Backend::Avx2Ctmul(t) => Inner::Avx2Ctmul(x86_64_avx2::new(t, h)),
             #[cfg(target_arch = "aarch64")]
             Backend::Pmull(t) => Inner::Pmull(aarch64_pmull::new(t, h)),
+            #[cfg(target_arch = "aarch64")]
+            Backend::NeonPmull8(t) => Inner::NeonPmull8(aarch64_neon::new(t, h)),
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmPmull(t) => Inner::ArmPmull(arm::new_pmull(t, h)),
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]

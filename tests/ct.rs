@@ -629,6 +629,13 @@ fn aes128_gcm() {
             "ctmul-avx2 not checked: {names:?}"
         );
     }
+    // Likewise the aarch64 GHASH kernel for CPUs without PMULL (8-bit PMULL on NEON).
+    if cfg!(target_arch = "aarch64") && Features::detect().has("neon") {
+        assert!(
+            names.iter().any(|n| n.ends_with("+neon-pmull8")),
+            "neon-pmull8 not checked: {names:?}"
+        );
+    }
 }
 
 #[test]

@@ -595,12 +595,16 @@ fn ghash_backends() -> Vec<HwBackend> {
     ]
 }
 
-/// The GHASH kernel of aarch64: PMULL/PMULL2 (FEAT_PMULL; std reports it as part of "aes").
+/// The GHASH kernels of aarch64: PMULL/PMULL2 (FEAT_PMULL; std reports it as part of "aes"),
+/// then the NEON kernel built on the 8-bit polynomial multiply (base AdvSIMD).
 #[cfg(target_arch = "aarch64")]
 fn ghash_backends() -> Vec<HwBackend> {
     let neon = std::arch::is_aarch64_feature_detected!("neon");
     let pmull = neon && std::arch::is_aarch64_feature_detected!("aes");
-    vec![("pmull", pmull, &["pmull", "neon"])]
+    vec![
+        ("pmull", pmull, &["pmull", "neon"]),
+        ("neon-pmull8", neon, &["neon"]),
+    ]
 }
 
 /// The GHASH kernels of armv7: `vmull.p64` (HWCAP2_PMULL, on NEON registers), then the NEON
