@@ -6,9 +6,11 @@
 //! AES-256-GCM, ChaCha20-Poly1305, XChaCha20-Poly1305, chacha20-poly1305@openssh.com,
 //! AES-128 CTR, CBC encryption and decryption, SHA-1, SHA-256, SHA-512, HMAC-SHA-256 and
 //! HKDF-SHA-256: 46 implementations × 3 sizes = 138 benchmarks at 1 s of warm-up and 2 s of
-//! measurement each (criterion's defaults are 3 s and 5 s), about 7½ minutes with criterion's
-//! analysis, plus the build. `cargo bench` at the workspace root runs this and, by default,
-//! nothing else (the per-backend sweeps in `benches/*.rs` are behind `SIMDCRYPT_BENCH_ALL`).
+//! measurement each (criterion's defaults are 3 s and 5 s), so 7 minutes of timing and about
+//! 8 with criterion's analysis (499 s measured on a loaded 2-core x86_64), plus the first build
+//! (about 9 minutes there: ring and aws-lc-sys). `cargo bench` at the workspace root runs this
+//! and, by default, nothing else (the per-backend sweeps in `benches/*.rs` are behind
+//! `SIMDCRYPT_BENCH_ALL`).
 //!
 //! - `cargo bench -p simdcrypt-speed --bench peers -- sha256` filters (criterion's regex);
 //!   `-- --warm-up-time 3 --measurement-time 5` restores criterion's times.
@@ -218,10 +220,13 @@ mod ossl {
 criterion_group! {
     name = benches;
     // Shorter than criterion's 3 s and 5 s so that the default set takes minutes, not half an
-    // hour; the command line (`--warm-up-time`, `--measurement-time`) still overrides them.
+    // hour; 10 000 bootstrap resamples instead of 100 000, as the analysis runs on one thread
+    // (criterion without rayon) and took about 1.5 s per benchmark on a loaded 2-core machine.
+    // The command line (`--warm-up-time`, `--measurement-time`, `--nresamples`) overrides them.
     config = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(2));
+        .measurement_time(Duration::from_secs(2))
+        .nresamples(10_000);
     targets = all
 }
 criterion_main!(benches);
