@@ -1,11 +1,15 @@
 //! AES kernels: AES-128, AES-192 and AES-256 × {CTR, CBC encrypt, CBC decrypt, ECB, IGE
-//! encrypt, IGE decrypt} × every backend
-//! this machine has × message sizes.
+//! encrypt, IGE decrypt} × every backend this machine has × message sizes.
 //!
-//! `cargo bench --bench aes` (add e.g. `-- aes128-ctr/aes-ni` to filter). Throughput is
-//! reported in bytes. The key is expanded once per backend, outside the measured loop (the
-//! modes' contexts are cheap: a copy of the IV); each iteration transforms the same buffer in
+//! `SIMDCRYPT_BENCH_ALL=1 cargo bench --bench aes` (add e.g. `-- aes128-ctr/aes-ni` to filter).
+//! Throughput is reported in bytes. The key is expanded once per backend, outside the measured loop
+//! (the modes' contexts are cheap: a copy of the IV); each iteration transforms the same buffer in
 //! place.
+//!
+//! A sweep, so it runs only when asked: with `SIMDCRYPT_BENCH_ALL=1`, and in criterion's test
+//! mode (`-- --test`, `cargo test --benches`: each benchmark once). A plain `cargo bench`
+//! skips it and measures the default set instead, simdcrypt's kernel for this CPU beside the
+//! peers (`speed/benches/peers.rs`); see `benches/common/mod.rs`.
 // criterion's macros generate public functions without docs.
 #![allow(missing_docs)]
 
@@ -13,6 +17,8 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use simdcrypt::aes::{Aes128, Aes192, Aes256, BlockCipher, Cbc, Ctr, Ige};
 use simdcrypt::cpu::Features;
 use std::hint::black_box;
+
+mod common;
 
 const SIZES: [usize; 4] = [16, 64, 1024, 16384];
 
@@ -109,6 +115,9 @@ fn bench_key<K: Key>(c: &mut Criterion, backends: &[(&'static str, Features)]) {
 }
 
 fn all(c: &mut Criterion) {
+    if !common::sweep_or_note("aes") {
+        return;
+    }
     let f = Features::detect();
     let backends: Vec<_> = Aes128::backends(f).collect();
     bench_key::<Aes128>(c, &backends);

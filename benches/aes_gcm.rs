@@ -1,11 +1,16 @@
 //! AES-GCM: AES-128 and AES-256 × {seal, open} × every AES-GCM backend this machine has ×
 //! message sizes (16 bytes, a 1350-byte packet, 16 KiB).
 //!
-//! `cargo bench --bench aes_gcm` (add e.g. `-- aes128-gcm-seal/aes-ni+clmul` to filter).
-//! Throughput is reported in message bytes. The key is expanded once per backend, outside the
-//! measured loop; each iteration seals (or opens) the same buffer in place with 13 bytes of
-//! AAD (a TLS 1.2 record header), as `openssl speed -aead` does. Sealing reuses one nonce:
+//! `SIMDCRYPT_BENCH_ALL=1 cargo bench --bench aes_gcm` (add e.g. `-- aes128-gcm-seal/aes-ni+clmul`
+//! to filter). Throughput is reported in message bytes. The key is expanded once per backend,
+//! outside the measured loop; each iteration seals (or opens) the same buffer in place with 13
+//! bytes of AAD (a TLS 1.2 record header), as `openssl speed -aead` does. Sealing reuses one nonce:
 //! harmless for a benchmark, never acceptable for real data.
+//!
+//! A sweep, so it runs only when asked: with `SIMDCRYPT_BENCH_ALL=1`, and in criterion's test
+//! mode (`-- --test`, `cargo test --benches`: each benchmark once). A plain `cargo bench`
+//! skips it and measures the default set instead, simdcrypt's kernel for this CPU beside the
+//! peers (`speed/benches/peers.rs`); see `benches/common/mod.rs`.
 // criterion's macros generate public functions without docs.
 #![allow(missing_docs)]
 
@@ -13,6 +18,8 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use simdcrypt::aead::{Aes128Gcm, Aes256Gcm};
 use simdcrypt::cpu::Features;
 use std::hint::black_box;
+
+mod common;
 
 const SIZES: [usize; 3] = [16, 1350, 16384];
 const NONCE: [u8; 12] = [0x5c; 12];
@@ -86,6 +93,9 @@ fn bench_key<K: Key>(c: &mut Criterion) {
 }
 
 fn all(c: &mut Criterion) {
+    if !common::sweep_or_note("aes_gcm") {
+        return;
+    }
     bench_key::<Aes128Gcm>(c);
     bench_key::<Aes256Gcm>(c);
 }

@@ -1,12 +1,17 @@
 //! ChaCha20, Poly1305 and ChaCha20-Poly1305: every backend this machine has × message sizes
 //! (16 bytes, 64 bytes, a 1350-byte packet, 16 KiB).
 //!
-//! `cargo bench --bench chacha20_poly1305` (add e.g. `-- chacha20-poly1305-seal/avx2+avx2`
-//! to filter). Throughput is reported in message bytes. ChaCha20 makes a new cipher per
-//! message (key set-up included, as a stream per message is how it is used); Poly1305 a new
-//! one-time key per message; the AEAD seals or opens in place with 13 bytes of AAD (a TLS 1.2
-//! record header), as `openssl speed -aead` does. Sealing reuses one nonce: harmless for a
-//! benchmark, never acceptable for real data.
+//! `SIMDCRYPT_BENCH_ALL=1 cargo bench --bench chacha20_poly1305` (add e.g.
+//! `-- chacha20-poly1305-seal/avx2+avx2` to filter). Throughput is reported in message bytes.
+//! ChaCha20 makes a new cipher per message (key set-up included, as a stream per message is how it
+//! is used); Poly1305 a new one-time key per message; the AEAD seals or opens in place with 13
+//! bytes of AAD (a TLS 1.2 record header), as `openssl speed -aead` does. Sealing reuses one nonce:
+//! harmless for a benchmark, never acceptable for real data.
+//!
+//! A sweep, so it runs only when asked: with `SIMDCRYPT_BENCH_ALL=1`, and in criterion's test
+//! mode (`-- --test`, `cargo test --benches`: each benchmark once). A plain `cargo bench`
+//! skips it and measures the default set instead, simdcrypt's kernel for this CPU beside the
+//! peers (`speed/benches/peers.rs`); see `benches/common/mod.rs`.
 // criterion's macros generate public functions without docs.
 #![allow(missing_docs)]
 
@@ -16,6 +21,8 @@ use simdcrypt::chacha20::ChaCha20;
 use simdcrypt::cpu::Features;
 use simdcrypt::poly1305::Poly1305;
 use std::hint::black_box;
+
+mod common;
 
 const SIZES: [usize; 4] = [16, 64, 1350, 16384];
 const KEY: [u8; 32] = [0x2b; 32];
@@ -93,5 +100,14 @@ fn aead(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, chacha20, poly1305, aead);
+fn all(c: &mut Criterion) {
+    if !common::sweep_or_note("chacha20_poly1305") {
+        return;
+    }
+    chacha20(c);
+    poly1305(c);
+    aead(c);
+}
+
+criterion_group!(benches, all);
 criterion_main!(benches);

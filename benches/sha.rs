@@ -1,6 +1,12 @@
 //! SHA kernels: every hash × every backend this machine has × message sizes.
 //!
-//! `cargo bench --bench sha` (add `-- sha256` to filter). Throughput is reported in bytes.
+//! `SIMDCRYPT_BENCH_ALL=1 cargo bench --bench sha` (add `-- sha256` to filter). Throughput is
+//! reported in bytes.
+//!
+//! A sweep, so it runs only when asked: with `SIMDCRYPT_BENCH_ALL=1`, and in criterion's test
+//! mode (`-- --test`, `cargo test --benches`: each benchmark once). A plain `cargo bench`
+//! skips it and measures the default set instead, simdcrypt's kernel for this CPU beside the
+//! peers (`speed/benches/peers.rs`); see `benches/common/mod.rs`.
 // criterion's macros generate public functions without docs.
 #![allow(missing_docs)]
 
@@ -8,6 +14,8 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use simdcrypt::cpu::Features;
 use simdcrypt::sha::{Digest, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 use std::hint::black_box;
+
+mod common;
 
 const SIZES: [usize; 6] = [16, 64, 256, 1024, 8192, 16384];
 
@@ -30,6 +38,9 @@ fn bench_hash<H: Digest>(c: &mut Criterion, name: &str, backends: Vec<(&'static 
 }
 
 fn all(c: &mut Criterion) {
+    if !common::sweep_or_note("sha") {
+        return;
+    }
     let f = Features::detect();
     bench_hash::<Sha1>(c, "sha1", Sha1::backends(f).collect());
     bench_hash::<Sha224>(c, "sha224", Sha224::backends(f).collect());

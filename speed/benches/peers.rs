@@ -1,16 +1,35 @@
-//! simdcrypt beside its peers, under criterion: AES-128/256-GCM, ChaCha20-Poly1305,
-//! AES-128-CTR, AES-128-CBC and SHA-1/256/512 at 16, 1350 (a typical packet) and 16384 bytes.
+//! The default `cargo bench`: per primitive, simdcrypt's kernel for this CPU beside ring,
+//! aws-lc-rs and RustCrypto (where each implements it), at 16, 1024 and 16384 bytes.
 //!
-//! `cargo bench -p simdcrypt-speed --bench peers` (add `-- sha256` to filter); with the system
-//! OpenSSL too (needs libssl-dev): `--features openssl`.
+//! Bench ids are `ALGORITHM/IMPLEMENTATION/BYTES`, the algorithm spelled as `cargo speed`
+//! spells it: `aes-128-gcm/simdcrypt/16384`, `aes-128-gcm/ring/16384`. The set: AES-128-GCM,
+//! AES-256-GCM, ChaCha20-Poly1305, XChaCha20-Poly1305, chacha20-poly1305@openssh.com,
+//! AES-128 CTR, CBC encryption and decryption, SHA-1, SHA-256, SHA-512, HMAC-SHA-256 and
+//! HKDF-SHA-256: 46 implementations × 3 sizes = 138 benchmarks at 1 s of warm-up and 2 s of
+//! measurement each (criterion's defaults are 3 s and 5 s), so 7 minutes of timing and about
+//! 8 with criterion's analysis (499 s measured on a loaded 2-core x86_64), plus the first build
+//! (about 9 minutes there: ring and aws-lc-sys). `cargo bench` at the workspace root runs this
+//! and, by default, nothing else (the per-backend sweeps in `benches/*.rs` are behind
+//! `SIMDCRYPT_BENCH_ALL`).
+//!
+//! - `cargo bench -p simdcrypt-speed --bench peers -- sha256` filters (criterion's regex);
+//!   `-- --warm-up-time 3 --measurement-time 5` restores criterion's times.
+//! - `SIMDCRYPT_BENCH_ALL=1`: every simdcrypt kernel this CPU has (`simdcrypt/KERNEL`, as
+//!   `simdcrypt::kernels()` names them) instead of the default one, beside the same peers; at
+//!   the workspace root it also runs the sweeps of `benches/*.rs` (about two hours).
+//!   `SIMDCRYPT_DISABLE` masks CPU features as everywhere else.
+//! - Criterion's test mode (`cargo bench -- --test`) runs every kernel once.
+//! - With the system OpenSSL too (needs libssl-dev): `--features openssl`.
 //!
 //! The implementations are the tool's own (`src/algs.rs`, included below), so an operation
-//! means the same thing here as in `cargo speed`: a fresh hash per message, one complete AEAD
-//! seal with a new nonce and 13 bytes of associated data, CTR and CBC streaming under one key.
-//! simdcrypt is benched with every kernel this CPU can run, and only where it implements the
-//! primitive.
+//! means the same thing here as in `cargo speed`: a fresh hash per message, one MAC per message
+//! under a key set up once, one HKDF Extract over the message and Expand to 32 bytes, one
+//! complete AEAD seal with a new nonce and 13 bytes of associated data (the OpenSSH AEAD: one
+//! packet, length field included, under the next sequence number), CTR and CBC streaming under
+//! one key.
 
 use std::hint::black_box;
+use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use simdcrypt::cpu::Features;
@@ -28,25 +47,35 @@ mod cli;
 #[path = "../src/tls.rs"]
 mod tls;
 
+#[path = "../../benches/common/mod.rs"]
+mod common;
+
 use algs::{Op, Out};
 
-const SIZES: [usize; 3] = [16, 1350, 16384];
+const SIZES: [usize; 3] = [16, 1024, 16384];
 
-const GROUPS: [&str; 8] = [
+const GROUPS: [&str; 13] = [
     "aes-128-gcm",
     "aes-256-gcm",
     "chacha20-poly1305",
+    "xchacha20-poly1305",
+    "chacha20-poly1305@openssh.com",
     "aes-128-ctr",
     "aes-128-cbc",
+    "aes-128-cbc-decrypt",
     "sha1",
     "sha256",
     "sha512",
+    "hmac-sha256",
+    "hkdf-sha256",
 ];
 
 type Make<'a> = Box<dyn Fn() -> Box<dyn Op> + 'a>;
 
 fn all(c: &mut Criterion) {
     let registry = algs::registry();
+    let every_kernel = common::sweep();
+    let detected = Features::detect();
     for name in GROUPS {
         let alg = registry
             .iter()
@@ -55,8 +84,16 @@ fn all(c: &mut Criterion) {
         let mut impls: Vec<(String, Make<'_>)> = Vec::new();
         if let Some(simd) = &alg.simdcrypt {
             let make = &simd.make;
-            for (kernel, f) in (simd.backends)(Features::detect()) {
-                impls.push((format!("simdcrypt/{kernel}"), Box::new(move || make(f))));
+            let kernels = (simd.backends)(detected);
+            if every_kernel {
+                for (kernel, f) in kernels {
+                    impls.push((format!("simdcrypt/{kernel}"), Box::new(move || make(f))));
+                }
+            } else {
+                // The first kernel is the best one: what `new()` would pick on this CPU.
+                let kernel = kernels.first().map_or("?", |k| k.0);
+                eprintln!("{name}: simdcrypt is {kernel} (SIMDCRYPT_BENCH_ALL=1: every kernel)");
+                impls.push(("simdcrypt".to_string(), Box::new(move || make(detected))));
             }
         }
         for p in &alg.peers {
@@ -69,7 +106,7 @@ fn all(c: &mut Criterion) {
 
         let mut g = c.benchmark_group(name);
         for &size in &SIZES {
-            // CBC works on whole blocks: 1350 becomes 1344.
+            // Whole blocks for CBC (16 bytes) and SSH packets (8): the sizes here already are.
             let n = size - size % alg.granule;
             g.throughput(Throughput::Bytes(n as u64));
             for (label, make) in &impls {
@@ -188,5 +225,16 @@ mod ossl {
     }
 }
 
-criterion_group!(benches, all);
+criterion_group! {
+    name = benches;
+    // Shorter than criterion's 3 s and 5 s so that the default set takes minutes, not half an
+    // hour; 10 000 bootstrap resamples instead of 100 000, as the analysis runs on one thread
+    // (criterion without rayon) and took about 1.5 s per benchmark on a loaded 2-core machine.
+    // The command line (`--warm-up-time`, `--measurement-time`, `--nresamples`) overrides them.
+    config = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2))
+        .nresamples(10_000);
+    targets = all
+}
 criterion_main!(benches);

@@ -10,9 +10,12 @@
 //! - digests: hash one message from a fresh hasher (`openssl speed -evp sha256`);
 //! - HMAC: the key is set up once; each operation MACs one message from that keyed state
 //!   (`openssl speed -hmac sha256`);
+//! - HKDF: one complete derivation: Extract with a fixed salt over the message as input key
+//!   material, then Expand to 32 bytes with a fixed info (`openssl speed` has no HKDF);
 //! - AEADs: one complete seal of the message with a new nonce and 13 bytes of associated data
 //!   (`openssl speed -aead -evp aes-128-gcm`, the TLS-like sequence); with `-decrypt`, one
-//!   complete open of an authentic ciphertext, tag checked (see [`Open`]);
+//!   complete open of an authentic ciphertext, tag checked (see [`Open`]); the OpenSSH AEAD
+//!   seals one whole packet (its 4-byte length field first) under the next sequence number;
 //! - CTR and CBC: the key is set up once; each operation encrypts one message in place,
 //!   continuing the stream (`openssl speed -evp aes-128-ctr`). aws-lc-rs's one-shot API takes
 //!   a new IV per message instead. With `-decrypt`, CBC, ECB and IGE decrypt; CTR and ChaCha20
@@ -104,7 +107,7 @@ impl OpensslCmd {
 pub struct Algorithm {
     /// As OpenSSL spells it (`sha256`, `aes-128-gcm`, `hmac-sha256`).
     pub name: &'static str,
-    /// Messages must be a multiple of this many bytes (16 for CBC, else 1).
+    /// Messages must be a multiple of this many bytes (16 for CBC, 8 for SSH packets, else 1).
     pub granule: usize,
     /// `None`: not implemented in simdcrypt yet; reported as such, never faked.
     pub simdcrypt: Option<Simd>,
@@ -790,6 +793,119 @@ mod rustcrypto {
     modes!(aes256, aes::Aes256);
 }
 
+// ---------------------------------------------------------------------------------------------
+// HKDF and the OpenSSH AEAD, for every library that has them.
+
+/// The salt and info of every HKDF measurement (the input key material is the message), and
+/// the output length: one SHA-256 output, the size of a TLS 1.3 secret.
+const HKDF_SALT: [u8; 32] = [0x0c; 32];
+const HKDF_INFO: [u8; 10] = [0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9];
+const HKDF_OKM_LEN: usize = 32;
+
+/// The 64-byte key (`K_2 ‖ K_1`) of the chacha20-poly1305@openssh.com row: bytes 0, 1, …, 63,
+/// so that the two halves differ and a library that swapped them would disagree.
+const SSH_KEY: [u8; 64] = {
+    let mut k = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        k[i] = i as u8;
+        i += 1;
+    }
+    k
+};
+
+/// One HKDF-SHA-256 derivation per operation: Extract over the message, Expand to 32 bytes.
+struct SimdHkdf<H>(Features, PhantomData<fn() -> H>);
+
+impl<H: simdcrypt::sha::Digest> Op for SimdHkdf<H> {
+    fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
+        simdcrypt::hkdf::Hkdf::<H>::new_with(&HKDF_SALT, buf, self.0)
+            .expand(&HKDF_INFO, &mut out[..HKDF_OKM_LEN])
+            .expect("32 bytes is within HKDF's 255 hash lengths");
+        HKDF_OKM_LEN
+    }
+}
+
+/// One packet sealed per operation under the next sequence number (`u32`, as SSH counts and
+/// as ring's and aws-lc-rs's APIs take it).
+struct SimdOpenSsh {
+    c: simdcrypt::aead::OpenSshChaCha20Poly1305,
+    seq: u32,
+}
+
+impl Op for SimdOpenSsh {
+    fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
+        self.seq = self.seq.wrapping_add(1);
+        let tag = self
+            .c
+            .seal_in_place(self.seq.into(), buf)
+            .expect("a packet of at least the 4-byte length field");
+        put(out, &tag)
+    }
+}
+
+/// ring and aws-lc-rs share an API for HKDF and the OpenSSH AEAD too.
+macro_rules! ring_like_kdf_ssh {
+    ($module:ident, $krate:ident) => {
+        pub mod $module {
+            use super::*;
+            use ::$krate::aead::chacha20_poly1305_openssh::SealingKey;
+            use ::$krate::hkdf;
+
+            pub fn hkdf_sha256() -> Box<dyn Op> {
+                struct Hkdf;
+                impl Op for Hkdf {
+                    fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
+                        let prk = hkdf::Salt::new(hkdf::HKDF_SHA256, &HKDF_SALT).extract(buf);
+                        prk.expand(&[&HKDF_INFO], hkdf::HKDF_SHA256)
+                            .expect("32 bytes is within HKDF's limit")
+                            .fill(&mut out[..HKDF_OKM_LEN])
+                            .expect("the length asked for");
+                        HKDF_OKM_LEN
+                    }
+                }
+                Box::new(Hkdf)
+            }
+
+            pub fn openssh() -> Box<dyn Op> {
+                struct Ssh {
+                    key: SealingKey,
+                    seq: u32,
+                }
+                impl Op for Ssh {
+                    fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
+                        self.seq = self.seq.wrapping_add(1);
+                        let mut tag = [0u8; 16];
+                        self.key.seal_in_place(self.seq, buf, &mut tag);
+                        put(out, &tag)
+                    }
+                }
+                Box::new(Ssh {
+                    key: SealingKey::new(&SSH_KEY),
+                    seq: 0,
+                })
+            }
+        }
+    };
+}
+
+ring_like_kdf_ssh!(ring_kdf_ssh, ring);
+ring_like_kdf_ssh!(aws_kdf_ssh, aws_lc_rs);
+
+/// RustCrypto's `hkdf` crate (it has no OpenSSH AEAD).
+fn rustcrypto_hkdf_sha256() -> Box<dyn Op> {
+    struct Hkdf;
+    impl Op for Hkdf {
+        fn run(&mut self, buf: &mut [u8], out: &mut Out) -> usize {
+            hkdf::Hkdf::<sha2::Sha256>::new(Some(&HKDF_SALT), buf)
+                .expand(&HKDF_INFO, &mut out[..HKDF_OKM_LEN])
+                .expect("32 bytes is within HKDF's limit");
+            HKDF_OKM_LEN
+        }
+    }
+    Box::new(Hkdf)
+}
+
 fn peer(name: &'static str, make: impl Fn() -> Box<dyn Op> + Send + Sync + 'static) -> Peer {
     Peer {
         name,
@@ -1043,6 +1159,20 @@ pub fn registry_for(decrypt: bool) -> Vec<Algorithm> {
             openssl: OpensslCmd::Hmac("sha512"),
         },
         Algorithm {
+            name: "hkdf-sha256",
+            granule: 1,
+            simdcrypt: Some(Simd {
+                backends: |f| Sha256::backends(f).collect(),
+                make: Box::new(|f| Box::new(SimdHkdf::<Sha256>(f, PhantomData))),
+            }),
+            peers: vec![
+                peer("ring", ring_kdf_ssh::hkdf_sha256),
+                peer("aws-lc-rs", aws_kdf_ssh::hkdf_sha256),
+                peer("rustcrypto", rustcrypto_hkdf_sha256),
+            ],
+            openssl: OpensslCmd::NoEquivalent,
+        },
+        Algorithm {
             name: "aes-128-gcm",
             granule: 1,
             simdcrypt: Some(simd_aead!(simdcrypt::aead::Aes128Gcm, 16, decrypt)),
@@ -1158,6 +1288,30 @@ pub fn registry_for(decrypt: bool) -> Vec<Algorithm> {
             openssl: OpensslCmd::NoEquivalent,
         },
     ]);
+    // The OpenSSH AEAD is measured sealing only: under `-decrypt` it has no row (the command
+    // line refuses to name it with `-decrypt`, see `cli::SEAL_ONLY`).
+    if !decrypt {
+        v.push(Algorithm {
+            // SSH packets are a multiple of 8 bytes (RFC 4253 §6: of the cipher's block size
+            // or 8, whichever is larger), length field included; at least the 4 of that.
+            name: "chacha20-poly1305@openssh.com",
+            granule: 8,
+            simdcrypt: Some(Simd {
+                backends: |f| simdcrypt::aead::OpenSshChaCha20Poly1305::backends(f).collect(),
+                make: Box::new(|f| {
+                    Box::new(SimdOpenSsh {
+                        c: simdcrypt::aead::OpenSshChaCha20Poly1305::new_with(f, &SSH_KEY),
+                        seq: 0,
+                    })
+                }),
+            }),
+            peers: vec![
+                peer("ring", ring_kdf_ssh::openssh),
+                peer("aws-lc-rs", aws_kdf_ssh::openssh),
+            ],
+            openssl: OpensslCmd::NoEquivalent,
+        });
+    }
     v.extend(tls_rows());
     v
 }

@@ -265,6 +265,17 @@ pub fn parse(args: &[String], algorithms: &[&str]) -> Result<Command, UsageError
         }
     }
     o.algorithms = seen;
+    if o.decrypt {
+        if let Some(bad) = o
+            .algorithms
+            .iter()
+            .find(|a| SEAL_ONLY.contains(&a.as_str()))
+        {
+            return Err(UsageError(format!(
+                "-decrypt: {bad} is measured sealing only (no -decrypt row)"
+            )));
+        }
+    }
     if o.aead {
         let aeads: Vec<&str> = algorithms.iter().copied().filter(|a| is_aead(a)).collect();
         if o.algorithms.is_empty() {
@@ -320,6 +331,9 @@ fn positive_f64(flag: &str, v: String) -> Result<f64, UsageError> {
         ))),
     }
 }
+
+/// Rows that `-decrypt` does not have (they measure sealing only).
+pub const SEAL_ONLY: [&str; 1] = ["chacha20-poly1305@openssh.com"];
 
 /// Whether `name` is an AEAD row (what `-aead` accepts).
 pub fn is_aead(name: &str) -> bool {

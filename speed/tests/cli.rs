@@ -828,6 +828,14 @@ fn decrypt_is_measured_and_passed_to_openssl() {
     ]));
     assert_eq!(v["settings"]["decrypt"], true);
     assert!(v["results"][0]["operations"].as_u64().unwrap() > 0);
+    // A row measured sealing only is refused by name under -decrypt, not silently sealed.
+    let out = run(&["-decrypt", "chacha20-poly1305@openssh.com"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("sealing only"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// `-aead` measures the AEADs (all of them when none is named) and refuses anything else.
