@@ -17,6 +17,11 @@ mod aarch64_neon;
 mod aarch64_pmull;
 #[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm;
+#[cfg(all(
+    test,
+    any(target_arch = "aarch64", all(target_arch = "arm", simdcrypt_asm))
+))]
+mod arm_kat;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_avx2;

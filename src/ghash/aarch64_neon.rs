@@ -481,11 +481,14 @@ unsafe fn update(t: Neon, key: &NeonKey, y: &mut [u8; 16], data: &[u8]) {
 #[cfg(test)]
 mod tests {
     extern crate std;
+    use super::super::arm_kat;
     use super::*;
     use crate::cpu::Features;
     use crate::sha::test_util::bytes;
-    use std::string::String;
+    use std::boxed::Box;
     use std::vec::Vec;
+
+    const NAME: &str = "neon-pmull8";
 
     fn token() -> Option<Neon> {
         let t = Features::hardware().get::<Neon>();
@@ -493,16 +496,6 @@ mod tests {
             std::eprintln!("ghash neon-pmull8: CPU has no NEON; kernel not tested");
         }
         t
-    }
-
-    fn hex(s: &str) -> Vec<u8> {
-        (0..s.len() / 2)
-            .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
-            .collect()
-    }
-
-    fn block(v: &[u8]) -> [u8; 16] {
-        v.try_into().unwrap()
     }
 
     /// Bit-serial carry-less product, the reference for the byte-multiply construction.
@@ -548,89 +541,15 @@ mod tests {
         }
     }
 
-    /// McGrew–Viega, "The Galois/Counter Mode of Operation (GCM)", test cases 2, 3 and 4:
-    /// GHASH(H, A, C) over A and C zero-padded and the length block (SP 800-38D §7.1).
     #[test]
     fn known_answers() {
         let Some(t) = token() else { return };
-        let c3 = "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e\
-                  21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091473f5985";
-        let cases = [
-            (
-                "66e94bd4ef8a2c3b884cfa59ca342b2e",
-                String::new(),
-                "0388dace60b6a392f328c2b971b2fe78".into(),
-                "f38cbb1ad69223dcc3457ae5b6b0f885",
-            ),
-            (
-                "b83b533708bf535d0aa6e52980d53b78",
-                String::new(),
-                String::from(c3),
-                "7f1b32b81b820d02614f8895ac1d4eac",
-            ),
-            (
-                "b83b533708bf535d0aa6e52980d53b78",
-                "feedfacedeadbeeffeedfacedeadbeefabaddad2".into(),
-                String::from(&c3[..120]),
-                "698e57f70e6ecc7fd9463b7260a9ae5f",
-            ),
-        ];
-        for (h, a, c, want) in cases {
-            let (a, c) = (hex(&a), hex(&c));
-            let mut d = Vec::new();
-            for part in [&a, &c] {
-                d.extend_from_slice(part);
-                d.resize(d.len().div_ceil(16) * 16, 0);
-            }
-            d.extend_from_slice(&(a.len() as u64 * 8).to_be_bytes());
-            d.extend_from_slice(&(c.len() as u64 * 8).to_be_bytes());
-            let k = new(t, &block(&hex(h)));
-            let mut y = [0u8; 16];
-            k.update(&mut y, &d);
-            assert_eq!(y.to_vec(), hex(want));
-        }
+        arm_kat::known_answers(NAME, &|h| Box::new(new(t, h)));
     }
 
-    /// Against the portable kernel: random H and Y, 0..=40 blocks (every tail past the
-    /// 8-block stride, five times over), in one call and split in two at every block boundary
-    /// of the shorter inputs; and edge values of H.
     #[test]
     fn matches_portable() {
         let Some(t) = token() else { return };
-        let mut one = [0u8; 16];
-        one[0] = 0x80;
-        for n in 0..=40usize {
-            let seed = 2000 + n as u64;
-            let h = match n {
-                0 => [0xff; 16],
-                1 => one,
-                2 => [0; 16],
-                3 => [0xff; 16],
-                _ => block(&bytes(seed, 16)),
-            };
-            let y0 = match n {
-                3 => [0xff; 16],
-                _ => block(&bytes(seed + 1, 16)),
-            };
-            let mut data = bytes(seed + 2, 16 * n);
-            if n == 9 {
-                data.fill(0xff);
-            }
-            let soft = super::super::soft::new64(&h);
-            let k = new(t, &h);
-            let mut want = y0;
-            soft.update(&mut want, &data);
-            let mut got = y0;
-            k.update(&mut got, &data);
-            assert_eq!(got, want, "{n} blocks");
-            if n <= 20 {
-                for split in 0..=n {
-                    let mut got = y0;
-                    k.update(&mut got, &data[..16 * split]);
-                    k.update(&mut got, &data[16 * split..]);
-                    assert_eq!(got, want, "{n} blocks split at {split}");
-                }
-            }
-        }
+        arm_kat::matches_portable(NAME, &|h| Box::new(new(t, h)), 20);
     }
 }
