@@ -175,16 +175,8 @@ impl Report {
         }
         s.push_str("  kernel\n");
         let rows: Vec<&Row> = self.rows.iter().filter(|r| !r.per_operation).collect();
-        let mut i = 0;
-        while i < rows.len() {
-            let alg = rows[i].algorithm;
-            let group: Vec<&Row> = rows[i..]
-                .iter()
-                .copied()
-                .take_while(|r| r.algorithm == alg)
-                .collect();
-            i += group.len();
-            for r in &group {
+        for group in rows.chunk_by(|a, b| a.algorithm == b.algorithm) {
+            for r in group {
                 s.push_str(&format!("{:<w$}", r.algorithm));
                 if self.compare {
                     s.push_str(&format!("{:<13}", r.implementation));
@@ -206,7 +198,7 @@ impl Report {
                 }
             }
             if ratios && self.compare {
-                if let Some(line) = self.ratio_row(&group) {
+                if let Some(line) = self.ratio_row(group) {
                     s.push_str(&line);
                 }
             }
@@ -245,16 +237,8 @@ impl Report {
             }
         }
         if self.compare {
-            let mut i = 0;
-            while i < rows.len() {
-                let alg = rows[i].algorithm;
-                let group: Vec<&Row> = rows[i..]
-                    .iter()
-                    .copied()
-                    .take_while(|r| r.algorithm == alg)
-                    .collect();
-                i += group.len();
-                if let Some(line) = self.ratio_row(&group) {
+            for group in rows.chunk_by(|a, b| a.algorithm == b.algorithm) {
+                if let Some(line) = self.ratio_row(group) {
                     s.push_str(&line);
                 }
             }
