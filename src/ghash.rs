@@ -15,6 +15,8 @@ use crate::cpu::{Dispatch, Features};
 mod aarch64_neon;
 #[cfg(target_arch = "aarch64")]
 mod aarch64_pmull;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64_poly;
 #[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm;
 #[cfg(all(

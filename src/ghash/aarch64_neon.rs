@@ -52,13 +52,14 @@
 
 use core::arch::aarch64::{
     uint8x16_t, uint64x2_t, vandq_u64, vdupq_n_u8, vdupq_n_u64, veorq_u64, vextq_u8, vextq_u64,
-    vget_low_u8, vld1q_u8, vld1q_u64, vmull_high_p8, vmull_p8, vqtbl1q_u8, vrbitq_u8,
-    vreinterpret_p8_u8, vreinterpretq_p8_u8, vreinterpretq_u8_p16, vreinterpretq_u8_u32,
-    vreinterpretq_u8_u64, vreinterpretq_u32_u8, vreinterpretq_u64_u8, vrev64q_u32, vsetq_lane_u64,
-    vshlq_n_u64, vshrq_n_u64, vst1q_u8, vst1q_u64, vtrn1q_u64, vtrn2q_u64, vzip1q_u64,
+    vget_low_u8, vld1q_u8, vld1q_u64, vmull_high_p8, vmull_p8, vqtbl1q_u8, vreinterpret_p8_u8,
+    vreinterpretq_p8_u8, vreinterpretq_u8_p16, vreinterpretq_u8_u32, vreinterpretq_u8_u64,
+    vreinterpretq_u32_u8, vreinterpretq_u64_u8, vrev64q_u32, vsetq_lane_u64, vshlq_n_u64,
+    vshrq_n_u64, vst1q_u64, vtrn1q_u64, vtrn2q_u64, vzip1q_u64,
 };
 
 use super::Kernel;
+use super::aarch64_poly::{Acc, load, store};
 use crate::cpu::arch::Neon;
 use crate::wipe::wipe;
 
@@ -121,14 +122,6 @@ impl Kernel for NeonKey {
         // (a partial trailing block would be ignored, never over-read).
         unsafe { update(self.t, self, y, data) }
     }
-}
-
-/// The Karatsuba parts of a sum of products, unreduced: Σ lo, Σ (a0+a1)(b0+b1), Σ hi.
-#[derive(Clone, Copy)]
-struct Acc {
-    lo: uint64x2_t,
-    mid: uint64x2_t,
-    hi: uint64x2_t,
 }
 
 /// Byte-wise polynomial products of the low halves: lane i (16 bits) = a_i·b_i (`PMULL .8b`).
@@ -249,28 +242,6 @@ macro_rules! pair {
     }};
 }
 
-/// A block (or Y) in SP 800-38D byte order → the polynomial, coefficient of x^i at bit i.
-///
-/// # Safety
-/// `p` is valid for reading 16 bytes (any alignment).
-#[inline]
-#[target_feature(enable = "neon")]
-unsafe fn load(_t: Neon, p: *const u8) -> uint64x2_t {
-    // SAFETY: the caller guarantees 16 readable bytes at `p`; the token proves NEON.
-    unsafe { vreinterpretq_u64_u8(vrbitq_u8(vld1q_u8(p))) }
-}
-
-/// The inverse of [`load`].
-///
-/// # Safety
-/// `p` is valid for writing 16 bytes.
-#[inline]
-#[target_feature(enable = "neon")]
-unsafe fn store(_t: Neon, p: *mut u8, v: uint64x2_t) {
-    // SAFETY: the caller guarantees 16 writable bytes at `p`.
-    unsafe { vst1q_u8(p, vrbitq_u8(vreinterpretq_u8_u64(v))) }
-}
-
 /// L(d) = d ⊕ d≪1 ⊕ d≪2 ⊕ d≪7 in each lane: the low 64 bits of d·(x^7 + x^2 + x + 1).
 #[inline]
 #[target_feature(enable = "neon")]
@@ -336,12 +307,7 @@ unsafe fn mul_acc(t: Neon, acc: &mut Acc, a: uint64x2_t, b: uint64x2_t, fold_b: 
 unsafe fn mul(t: Neon, a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
     // SAFETY: the token proves NEON; register operations only.
     unsafe {
-        let zero = vdupq_n_u64(0);
-        let mut acc = Acc {
-            lo: zero,
-            mid: zero,
-            hi: zero,
-        };
+        let mut acc = Acc::zero();
         let fb = veorq_u64(b, vextq_u64::<1>(b, b));
         mul_acc(t, &mut acc, a, b, fb);
         reduce(t, acc)
@@ -356,7 +322,7 @@ unsafe fn mul(t: Neon, a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
 unsafe fn expand(t: Neon, h: &[u8; 16], out: &mut [[u64; 2]; STRIDE]) {
     // SAFETY: `h` is 16 readable bytes; each `out` entry is 16 writable bytes.
     unsafe {
-        let h1 = load(t, h.as_ptr());
+        let h1 = load(h.as_ptr());
         let mut p = h1;
         for i in (0..STRIDE).rev() {
             vst1q_u64(out[i].as_mut_ptr(), p);
@@ -392,21 +358,16 @@ unsafe fn step8(t: Neon, key: &NeonKey, y: uint64x2_t, blocks: *const u8) -> uin
     // SAFETY: the token proves NEON; every block read is one of the 8 readable; the power
     // indices k passed to `pair!` are 0, 2, 4, 6 (k + 1 < STRIDE).
     unsafe {
-        let zero = vdupq_n_u64(0);
-        let mut acc = Acc {
-            lo: zero,
-            mid: zero,
-            hi: zero,
-        };
+        let mut acc = Acc::zero();
         // Y is added to the first block only.
-        let a = veorq_u64(load(t, blocks), y);
-        let b = load(t, blocks.add(16));
+        let a = veorq_u64(load(blocks), y);
+        let b = load(blocks.add(16));
         pair!(t, key, &mut acc, a, b, 0);
-        let (a, b) = (load(t, blocks.add(32)), load(t, blocks.add(48)));
+        let (a, b) = (load(blocks.add(32)), load(blocks.add(48)));
         pair!(t, key, &mut acc, a, b, 2);
-        let (a, b) = (load(t, blocks.add(64)), load(t, blocks.add(80)));
+        let (a, b) = (load(blocks.add(64)), load(blocks.add(80)));
         pair!(t, key, &mut acc, a, b, 4);
-        let (a, b) = (load(t, blocks.add(96)), load(t, blocks.add(112)));
+        let (a, b) = (load(blocks.add(96)), load(blocks.add(112)));
         pair!(t, key, &mut acc, a, b, 6);
         reduce(t, acc)
     }
@@ -430,24 +391,20 @@ unsafe fn step_tail(
     // indices are first + i < STRIDE for block i < n (first + i + 1 < STRIDE for a pair).
     unsafe {
         let zero = vdupq_n_u64(0);
-        let mut acc = Acc {
-            lo: zero,
-            mid: zero,
-            hi: zero,
-        };
+        let mut acc = Acc::zero();
         // Y is added to the first block only (then the addend is zero).
         let mut y = y;
         let mut i = 0;
         // `n` is public.
         while i + 2 <= n {
-            let a = veorq_u64(load(t, blocks.add(16 * i)), y);
-            let b = load(t, blocks.add(16 * (i + 1)));
+            let a = veorq_u64(load(blocks.add(16 * i)), y);
+            let b = load(blocks.add(16 * (i + 1)));
             y = zero;
             pair!(t, key, &mut acc, a, b, first + i);
             i += 2;
         }
         if i < n {
-            let a = veorq_u64(load(t, blocks.add(16 * i)), y);
+            let a = veorq_u64(load(blocks.add(16 * i)), y);
             single(t, key, &mut acc, a, first + i);
         }
         reduce(t, acc)
@@ -463,7 +420,7 @@ unsafe fn update(t: Neon, key: &NeonKey, y: &mut [u8; 16], data: &[u8]) {
     // SAFETY: `y` is 16 bytes; `step8` gets chunks of 128 bytes, `step_tail` the n = 1..7
     // whole blocks of the remainder.
     unsafe {
-        let mut acc = load(t, y.as_ptr());
+        let mut acc = load(y.as_ptr());
         let mut chunks = data.chunks_exact(16 * STRIDE);
         for c in &mut chunks {
             acc = step8(t, key, acc, c.as_ptr());
@@ -474,7 +431,7 @@ unsafe fn update(t: Neon, key: &NeonKey, y: &mut [u8; 16], data: &[u8]) {
         if n > 0 {
             acc = step_tail(t, key, acc, tail.as_ptr(), n);
         }
-        store(t, y.as_mut_ptr(), acc);
+        store(y.as_mut_ptr(), acc);
     }
 }
 

@@ -30,12 +30,12 @@
 //! only thing that steers a branch.
 
 use core::arch::aarch64::{
-    uint64x2_t, vdupq_n_u64, veorq_u64, vextq_u64, vgetq_lane_u64, vld1q_u8, vld1q_u64,
-    vmull_high_p64, vmull_p64, vrbitq_u8, vreinterpretq_p64_u64, vreinterpretq_u8_u64,
-    vreinterpretq_u64_p128, vreinterpretq_u64_u8, vst1q_u8, vst1q_u64, vtrn1q_u64, vtrn2q_u64,
+    uint64x2_t, vdupq_n_u64, veorq_u64, vextq_u64, vgetq_lane_u64, vld1q_u64, vmull_high_p64,
+    vmull_p64, vreinterpretq_p64_u64, vreinterpretq_u64_p128, vst1q_u64, vtrn1q_u64, vtrn2q_u64,
 };
 
 use super::Kernel;
+use super::aarch64_poly::{Acc, load, store};
 use crate::cpu::arch::Pmull;
 use crate::wipe::wipe;
 
@@ -97,14 +97,6 @@ impl Kernel for PmullKey {
     }
 }
 
-/// The Karatsuba parts of a sum of products, unreduced: Σ lo, Σ (a0+a1)(b0+b1), Σ hi.
-#[derive(Clone, Copy)]
-struct Acc {
-    lo: uint64x2_t,
-    mid: uint64x2_t,
-    hi: uint64x2_t,
-}
-
 /// lane 0 of `a` × lane 0 of `b` (PMULL).
 #[inline]
 #[target_feature(enable = "neon,aes")]
@@ -124,28 +116,6 @@ unsafe fn mul_11(_t: Pmull, a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
             vreinterpretq_p64_u64(b),
         ))
     }
-}
-
-/// A block (or Y) in SP 800-38D byte order → the polynomial, coefficient of x^i at bit i.
-///
-/// # Safety
-/// `p` is valid for reading 16 bytes (any alignment).
-#[inline]
-#[target_feature(enable = "neon,aes")]
-unsafe fn load(_t: Pmull, p: *const u8) -> uint64x2_t {
-    // SAFETY: the caller guarantees 16 readable bytes at `p`; the token proves NEON.
-    unsafe { vreinterpretq_u64_u8(vrbitq_u8(vld1q_u8(p))) }
-}
-
-/// The inverse of [`load`].
-///
-/// # Safety
-/// `p` is valid for writing 16 bytes.
-#[inline]
-#[target_feature(enable = "neon,aes")]
-unsafe fn store(_t: Pmull, p: *mut u8, v: uint64x2_t) {
-    // SAFETY: the caller guarantees 16 writable bytes at `p`.
-    unsafe { vst1q_u8(p, vrbitq_u8(vreinterpretq_u8_u64(v))) }
 }
 
 /// Reduces Σ lo + Σ mid·x^64 + Σ hi·x^128 (after Karatsuba's correction of `mid`) modulo
@@ -191,12 +161,7 @@ unsafe fn mul_acc(t: Pmull, acc: &mut Acc, a: uint64x2_t, b: uint64x2_t, fold_b:
 unsafe fn mul(t: Pmull, a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
     // SAFETY: the token proves PMULL and NEON; register operations only.
     unsafe {
-        let zero = vdupq_n_u64(0);
-        let mut acc = Acc {
-            lo: zero,
-            mid: zero,
-            hi: zero,
-        };
+        let mut acc = Acc::zero();
         let fb = veorq_u64(b, vextq_u64::<1>(b, b));
         mul_acc(t, &mut acc, a, b, fb);
         reduce(t, acc)
@@ -211,7 +176,7 @@ unsafe fn mul(t: Pmull, a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
 unsafe fn expand(t: Pmull, h: &[u8; 16], out: &mut [[u64; 2]; STRIDE]) {
     // SAFETY: `h` is 16 readable bytes; each `out` entry is 16 writable bytes.
     unsafe {
-        let h1 = load(t, h.as_ptr());
+        let h1 = load(h.as_ptr());
         let mut p = h1;
         for i in (0..STRIDE).rev() {
             vst1q_u64(out[i].as_mut_ptr(), p);
@@ -275,17 +240,12 @@ unsafe fn step<const N: usize>(
     // SAFETY: the token proves PMULL and NEON; every block read is one of the N readable;
     // power indices are first + i < STRIDE for block i < N.
     unsafe {
-        let zero = vdupq_n_u64(0);
-        let mut acc = Acc {
-            lo: zero,
-            mid: zero,
-            hi: zero,
-        };
+        let mut acc = Acc::zero();
         // Y is added to the first block only.
-        let a = veorq_u64(load(t, blocks), y);
+        let a = veorq_u64(load(blocks), y);
         let mut i;
         if N >= 2 {
-            let b = load(t, blocks.add(16));
+            let b = load(blocks.add(16));
             pair(t, key, &mut acc, a, b, first);
             i = 2;
         } else {
@@ -293,13 +253,13 @@ unsafe fn step<const N: usize>(
             i = 1;
         }
         while i + 2 <= N {
-            let a = load(t, blocks.add(16 * i));
-            let b = load(t, blocks.add(16 * (i + 1)));
+            let a = load(blocks.add(16 * i));
+            let b = load(blocks.add(16 * (i + 1)));
             pair(t, key, &mut acc, a, b, first + i);
             i += 2;
         }
         if i < N {
-            let a = load(t, blocks.add(16 * i));
+            let a = load(blocks.add(16 * i));
             single(t, key, &mut acc, a, first + i);
         }
         reduce(t, acc)
@@ -315,7 +275,7 @@ unsafe fn update(t: Pmull, key: &PmullKey, y: &mut [u8; 16], data: &[u8]) {
     // SAFETY: `y` is 16 bytes; every pointer passed to `step::<N>` has 16·N readable bytes
     // (a chunk of that length).
     unsafe {
-        let mut acc = load(t, y.as_ptr());
+        let mut acc = load(y.as_ptr());
         let mut chunks = data.chunks_exact(16 * STRIDE);
         for c in &mut chunks {
             acc = step::<STRIDE>(t, key, acc, c.as_ptr());
@@ -333,7 +293,7 @@ unsafe fn update(t: Pmull, key: &PmullKey, y: &mut [u8; 16], data: &[u8]) {
             7 => step::<7>(t, key, acc, p),
             _ => acc,
         };
-        store(t, y.as_mut_ptr(), acc);
+        store(y.as_mut_ptr(), acc);
     }
 }
 

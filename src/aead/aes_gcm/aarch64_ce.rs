@@ -67,13 +67,13 @@ use core::arch::aarch64::{
     uint8x16_t, uint32x4_t, uint64x2_t, vaddq_u32, vaeseq_u8, vaesmcq_u8, vdupq_n_u8, vdupq_n_u64,
     veorq_u8, veorq_u64, vextq_u64, vgetq_lane_u64, vld1q_u8, vld1q_u32, vld1q_u64, vmull_high_p64,
     vmull_p64, vrbitq_u8, vreinterpretq_p64_u64, vreinterpretq_u8_u32, vreinterpretq_u8_u64,
-    vreinterpretq_u32_u8, vreinterpretq_u64_p128, vreinterpretq_u64_u8, vrev32q_u8, vst1q_u8,
-    vtrn1q_u64, vtrn2q_u64,
+    vreinterpretq_u32_u8, vreinterpretq_u64_p128, vrev32q_u8, vst1q_u8, vtrn1q_u64, vtrn2q_u64,
 };
 
 use crate::aes::sealed::Cipher;
 use crate::cpu::arch::{AesCe, Pmull};
 use crate::ghash;
+use crate::ghash::aarch64_poly::{Acc, load};
 
 /// Blocks per group: the AES kernel's interleave and the GHASH kernel's aggregation width.
 const GROUP: usize = 8;
@@ -207,15 +207,6 @@ macro_rules! unroll {
     };
 }
 
-/// The Karatsuba parts of a sum of products, unreduced: Σ a0·b0, Σ (a0 + a1)(b0 + b1),
-/// Σ a1·b1.
-#[derive(Clone, Copy)]
-struct Acc {
-    lo: uint64x2_t,
-    mid: uint64x2_t,
-    hi: uint64x2_t,
-}
-
 /// Lane 0 of `a` times lane 0 of `b` (PMULL).
 #[inline]
 #[target_feature(enable = "aes,neon")]
@@ -235,16 +226,6 @@ unsafe fn clmul_hi(_p: Pmull, a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
             vreinterpretq_p64_u64(b),
         ))
     }
-}
-
-/// A block in SP 800-38D byte order as the polynomial with the coefficient of x^i at bit i.
-///
-/// # Safety
-/// `p` is valid for reading 16 bytes.
-#[inline(always)]
-unsafe fn load_poly(p: *const u8) -> uint64x2_t {
-    // SAFETY: NEON is part of the aarch64 baseline; the caller guarantees the 16 bytes.
-    unsafe { vreinterpretq_u64_u8(vrbitq_u8(vld1q_u8(p))) }
 }
 
 /// `acc += a·h[k] + b·h[k + 1]`: Karatsuba, with the two middle products in one
@@ -294,8 +275,8 @@ unsafe fn hash_pair(
     // SAFETY: the token proves PMULL and NEON; blocks 2j and 2j + 1 lie in the caller's 128
     // bytes.
     unsafe {
-        let mut a = load_poly(c.add(32 * j));
-        let b = load_poly(c.add(32 * j + 16));
+        let mut a = load(c.add(32 * j));
+        let b = load(c.add(32 * j + 16));
         if j == 0 {
             a = veorq_u64(a, y);
         }
@@ -335,12 +316,7 @@ unsafe fn reduce(p: Pmull, acc: Acc) -> uint64x2_t {
 unsafe fn hash_group(p: Pmull, pw: &Powers<'_>, y: uint64x2_t, c: *const u8) -> uint64x2_t {
     // SAFETY: the token proves PMULL and NEON; `c` has the 128 bytes `hash_pair` reads.
     unsafe {
-        let zero = vdupq_n_u64(0);
-        let mut acc = Acc {
-            lo: zero,
-            mid: zero,
-            hi: zero,
-        };
+        let mut acc = Acc::zero();
         for j in 0..GROUP / 2 {
             hash_pair(p, pw, &mut acc, y, c, j);
         }
@@ -412,12 +388,7 @@ macro_rules! aes_rounds {
     ($nr:expr, $k:expr, $s:ident, $p:expr, $pw:expr, $y:ident, $c:expr) => {{
         let k: &[uint8x16_t; 15] = $k;
         let c: *const u8 = $c;
-        let zero = vdupq_n_u64(0);
-        let mut acc = Acc {
-            lo: zero,
-            mid: zero,
-            hi: zero,
-        };
+        let mut acc = Acc::zero();
         // Nr − 1 ≥ 9 rounds: the four pairs and the reduction always fit.
         unroll!(r < $nr - 1 => {
             for b in $s.iter_mut() {
@@ -457,7 +428,7 @@ unsafe fn seal_groups<const NR: usize>(
     unsafe {
         let k = load_keys::<NR>(rk);
         let mut cv = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(ctr.as_ptr())));
-        let mut yv = load_poly(y.as_ptr());
+        let mut yv = load(y.as_ptr());
         let mut s = counters(&mut cv);
         aes_rounds!(NR, &k, s);
         xor_store(base, &s, k[NR]);
@@ -493,7 +464,7 @@ unsafe fn open_groups<const NR: usize>(
     unsafe {
         let k = load_keys::<NR>(rk);
         let mut cv = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(ctr.as_ptr())));
-        let mut yv = load_poly(y.as_ptr());
+        let mut yv = load(y.as_ptr());
         for g in 0..n {
             let d = base.add(GROUP_BYTES * g);
             let mut s = counters(&mut cv);
