@@ -6,6 +6,10 @@
 //! coefficient of x^0 (SP 800-38D §6.3). `RBIT` on each byte followed by a little-endian view of
 //! the 16 bytes as two 64-bit lanes puts the coefficient of x^i at bit i (lane 0 = x^0..x^63,
 //! lane 1 = x^64..x^127), where carry-less products are ordinary polynomial products.
+//!
+//! These are `#[inline(always)]` and not `#[target_feature]` functions (which must take a
+//! token, and the three callers hold different ones): NEON is in the baseline of every aarch64
+//! target the crate builds its kernels for, as it was for `aarch64_ce`'s own copy before.
 
 use core::arch::aarch64::{
     uint64x2_t, vdupq_n_u64, vld1q_u8, vrbitq_u8, vreinterpretq_u8_u64, vreinterpretq_u64_u8,
@@ -26,8 +30,7 @@ impl Acc {
     ///
     /// # Safety
     /// The CPU has NEON.
-    #[inline]
-    #[target_feature(enable = "neon")]
+    #[inline(always)]
     pub(crate) unsafe fn zero() -> Acc {
         // SAFETY: the caller guarantees NEON; a register operation.
         let zero = unsafe { vdupq_n_u64(0) };
@@ -43,10 +46,9 @@ impl Acc {
 ///
 /// # Safety
 /// The CPU has NEON; `p` is valid for reading 16 bytes (any alignment).
-#[inline]
-#[target_feature(enable = "neon")]
+#[inline(always)]
 pub(crate) unsafe fn load(p: *const u8) -> uint64x2_t {
-    // SAFETY: the caller guarantees 16 readable bytes at `p`.
+    // SAFETY: the caller guarantees NEON and 16 readable bytes at `p`.
     unsafe { vreinterpretq_u64_u8(vrbitq_u8(vld1q_u8(p))) }
 }
 
@@ -54,9 +56,8 @@ pub(crate) unsafe fn load(p: *const u8) -> uint64x2_t {
 ///
 /// # Safety
 /// The CPU has NEON; `p` is valid for writing 16 bytes (any alignment).
-#[inline]
-#[target_feature(enable = "neon")]
+#[inline(always)]
 pub(crate) unsafe fn store(p: *mut u8, v: uint64x2_t) {
-    // SAFETY: the caller guarantees 16 writable bytes at `p`.
+    // SAFETY: the caller guarantees NEON and 16 writable bytes at `p`.
     unsafe { vst1q_u8(p, vrbitq_u8(vreinterpretq_u8_u64(v))) }
 }
