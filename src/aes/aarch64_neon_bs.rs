@@ -462,35 +462,38 @@ impl NeonBs {
 
     /// ECB encryption of whole blocks, in batches.
     fn encrypt_bs(&self, data: &mut [u8]) {
-        // SAFETY (all three): the token proves NEON.
-        match self.k.nr {
-            10 => unsafe { ecb_encrypt::<10>(self.t, &self.k, data) },
-            12 => unsafe { ecb_encrypt::<12>(self.t, &self.k, data) },
-            _ => unsafe { ecb_encrypt::<14>(self.t, &self.k, data) },
-        }
+        let f = match self.k.nr {
+            10 => ecb_encrypt::<10>,
+            12 => ecb_encrypt::<12>,
+            _ => ecb_encrypt::<14>,
+        };
+        // SAFETY: the token proves NEON.
+        unsafe { f(self.t, &self.k, data) };
         scrub_stack::<SCRUB>();
     }
 
     /// ECB decryption of whole blocks, in batches.
     fn decrypt_bs(&self, data: &mut [u8]) {
-        // SAFETY (all three): the token proves NEON.
-        match self.k.nr {
-            10 => unsafe { ecb_decrypt::<10>(self.t, &self.k, data) },
-            12 => unsafe { ecb_decrypt::<12>(self.t, &self.k, data) },
-            _ => unsafe { ecb_decrypt::<14>(self.t, &self.k, data) },
-        }
+        let f = match self.k.nr {
+            10 => ecb_decrypt::<10>,
+            12 => ecb_decrypt::<12>,
+            _ => ecb_decrypt::<14>,
+        };
+        // SAFETY: the token proves NEON.
+        unsafe { f(self.t, &self.k, data) };
         scrub_stack::<SCRUB>();
     }
 
     /// CTR over whole blocks, in batches.
     fn ctr_bs(&self, ctr: &mut [u8; 16], data: &mut [u8]) {
         let c = u128::from_be_bytes(*ctr);
-        // SAFETY (all three): the token proves NEON.
-        match self.k.nr {
-            10 => unsafe { ctr_encrypt::<10>(self.t, &self.k, c, data) },
-            12 => unsafe { ctr_encrypt::<12>(self.t, &self.k, c, data) },
-            _ => unsafe { ctr_encrypt::<14>(self.t, &self.k, c, data) },
-        }
+        let f = match self.k.nr {
+            10 => ctr_encrypt::<10>,
+            12 => ctr_encrypt::<12>,
+            _ => ctr_encrypt::<14>,
+        };
+        // SAFETY: the token proves NEON.
+        unsafe { f(self.t, &self.k, c, data) };
         scrub_stack::<SCRUB>();
         *ctr = c.wrapping_add((data.len() / 16) as u128).to_be_bytes();
     }
