@@ -216,11 +216,13 @@ pub(crate) fn core_info() -> super::CoreInfo {
             match (sysfs, core.is_some()) {
                 (true, true) => "MIDR_EL1 of every CPU (sysfs), all this model",
                 (true, false) => {
-                    "MIDR_EL1 of every CPU (sysfs): a model without per-core figures, default order"
+                    "MIDR_EL1 of every CPU (sysfs); a model without per-core figures: default order"
                 }
-                (false, true) => "MIDR_EL1 of the current CPU (mrs, emulated for EL0: HWCAP_CPUID)",
+                (false, true) => {
+                    "MIDR_EL1 of the current CPU, read by mrs (emulated for EL0: HWCAP_CPUID)"
+                }
                 (false, false) => {
-                    "MIDR_EL1 of the current CPU (mrs, emulated for EL0: HWCAP_CPUID): a model without per-core figures, default order"
+                    "MIDR_EL1 of the current CPU, read by mrs (emulated for EL0: HWCAP_CPUID); a model without per-core figures: default order"
                 }
             },
         ),
