@@ -45,7 +45,9 @@ pub(crate) mod arch;
 pub(crate) mod arch;
 
 /// The per-core kernel order of aarch64 (pure; compiled everywhere for its unit tests).
+/// Without `std` there is no sysfs reader, and its parser and the mixed-core rule go unused.
 #[cfg(any(target_arch = "aarch64", test))]
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
 #[path = "cpu/aarch64_cores.rs"]
 pub(crate) mod aarch64_cores;
 
