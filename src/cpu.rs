@@ -44,6 +44,89 @@ pub(crate) mod arch;
 #[path = "cpu/none.rs"]
 pub(crate) mod arch;
 
+/// The per-core kernel order of aarch64 (pure; compiled everywhere for its unit tests).
+/// Without `std` there is no sysfs reader, and its parser and the mixed-core rule go unused.
+#[cfg(any(target_arch = "aarch64", test))]
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
+#[path = "cpu/aarch64_cores.rs"]
+pub(crate) mod aarch64_cores;
+
+/// Tuning bit: the core was identified as one on which the portable (scalar) Poly1305 kernel
+/// goes before the vector one (`cpu/aarch64_cores.rs`). Tuning bits sit above the feature
+/// table and below `INIT`; detection sets them, and like features they can only be removed
+/// (the walk of [`backends`] removes one to reach the default order).
+pub(crate) const PREFER_SCALAR_POLY1305: u64 = 1 << 62;
+/// Every tuning bit.
+const TUNING: u64 = PREFER_SCALAR_POLY1305;
+
+/// The tuning bits for the core this runs on.
+#[cfg(target_arch = "aarch64")]
+fn tuning() -> u64 {
+    arch::tuning()
+}
+#[cfg(not(target_arch = "aarch64"))]
+fn tuning() -> u64 {
+    0
+}
+
+/// The CPU core model, where the kernel order depends on it (see [`core`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoreInfo {
+    /// The core model whose kernel order is used (e.g. `"ThunderX2"`), or `None`: not
+    /// identified, not in the table, or cores of different models; the default order is used.
+    pub name: Option<&'static str>,
+    /// The MIDR_EL1 value read (aarch64 Linux), of the first CPU.
+    pub midr: Option<u64>,
+    /// How it was identified, or why not.
+    pub source: &'static str,
+    /// Where this core's kernel order differs from the default: the primitive, the kernel
+    /// that goes first, the one it goes before, and the model estimates of both (cycles/byte,
+    /// `docs/arm-model.md`).
+    pub changes: &'static [OrderChange],
+}
+
+/// One primitive whose kernel order the core changes (see [`CoreInfo`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderChange {
+    /// The primitive, as [`crate::kernels`] spells it.
+    pub primitive: &'static str,
+    /// The kernel that goes first on this core.
+    pub first: &'static str,
+    /// The kernel that goes first elsewhere.
+    pub instead_of: &'static str,
+    /// Model estimate of `first`, cycles/byte ×100.
+    pub first_cpb_x100: u16,
+    /// Model estimate of `instead_of`, cycles/byte ×100.
+    pub instead_of_cpb_x100: u16,
+}
+
+/// The core model this process runs on, as far as the kernel order depends on it: on
+/// aarch64 Linux from MIDR_EL1 (sysfs, else the kernel-emulated `mrs`); elsewhere
+/// `name: None`. Reads it again on every call (for reports; dispatch reads it once).
+///
+/// ```
+/// let c = simdcrypt::cpu::core();
+/// if c.name.is_none() {
+///     assert!(c.changes.is_empty()); // an unknown core keeps the default order
+/// }
+/// println!("core: {} ({})", c.name.unwrap_or("not identified"), c.source);
+/// ```
+pub fn core() -> CoreInfo {
+    #[cfg(target_arch = "aarch64")]
+    {
+        arch::core_info()
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    {
+        CoreInfo {
+            name: None,
+            midr: None,
+            source: "not identified on this architecture (one kernel order for every core)",
+            changes: &[],
+        }
+    }
+}
+
 /// One detectable CPU feature of the architecture this crate was built for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FeatureInfo {
@@ -240,7 +323,7 @@ impl Features {
         if v & INIT != 0 {
             return Features { bits: v & !INIT };
         }
-        let bits = arch::detect() & !INIT;
+        let bits = (arch::detect() | tuning()) & !INIT;
         HARDWARE.store(bits | INIT, Ordering::Relaxed);
         Features { bits }
     }
@@ -278,9 +361,25 @@ impl Features {
         }
     }
 
-    /// Whether the set is empty.
+    /// Whether the set has no features (per-core tuning bits are not features).
     pub fn is_empty(self) -> bool {
-        self.bits == 0
+        self.bits & !TUNING == 0
+    }
+
+    /// Whether detection set the tuning bit `bit` (a `PREFER_*` constant) and it was not
+    /// removed.
+    #[inline]
+    #[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+    pub(crate) fn prefers(self, bit: u64) -> bool {
+        self.bits & bit != 0
+    }
+
+    /// This set with the tuning bits `bits` added: for tests of a core this machine is not.
+    #[cfg(all(test, target_arch = "aarch64"))]
+    pub(crate) fn with_tuning(self, bits: u64) -> Self {
+        Features {
+            bits: self.bits | (bits & TUNING),
+        }
     }
 
     /// The names in the set, in table order.
@@ -447,31 +546,52 @@ pub(crate) trait Dispatch: Copy {
 pub(crate) fn backends<D: Dispatch>(f: Features) -> Backends<D> {
     Backends {
         next: Some(f),
+        seen: [""; SEEN],
+        n_seen: 0,
         _d: core::marker::PhantomData,
     }
 }
 
+/// Names [`Backends`] remembers to skip repeats (more than any primitive has kernels).
+const SEEN: usize = 16;
+
 /// Iterator behind the `backends()` functions of each primitive.
+///
+/// A kernel can appear twice on the walk when a per-core order put it first: on a core that
+/// prefers the portable Poly1305, the walk is portable (tuned), NEON (tuning removed),
+/// portable again (NEON removed). Each name is yielded once, at its first place.
 #[derive(Clone, Debug)]
 pub(crate) struct Backends<D> {
     next: Option<Features>,
+    seen: [&'static str; SEEN],
+    n_seen: usize,
     _d: core::marker::PhantomData<D>,
 }
 
 impl<D: Dispatch> Iterator for Backends<D> {
     type Item = (&'static str, Features);
     fn next(&mut self) -> Option<Self::Item> {
-        let f = self.next?;
-        let d = D::select(f);
-        let key = d.key();
-        self.next = if key == 0 {
-            None
-        } else {
-            Some(Features {
-                bits: f.bits & !key,
-            })
-        };
-        Some((d.name(), f))
+        loop {
+            let f = self.next?;
+            let d = D::select(f);
+            let key = d.key();
+            self.next = if key == 0 {
+                None
+            } else {
+                Some(Features {
+                    bits: f.bits & !key,
+                })
+            };
+            let name = d.name();
+            if self.seen[..self.n_seen].contains(&name) {
+                continue;
+            }
+            if self.n_seen < SEEN {
+                self.seen[self.n_seen] = name;
+                self.n_seen += 1;
+            }
+            return Some((name, f));
+        }
     }
 }
 

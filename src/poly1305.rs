@@ -76,6 +76,11 @@ pub(crate) enum Backend {
     /// aarch64 Advanced SIMD: radix 2^26, two Horner lanes, four blocks per step.
     #[cfg(target_arch = "aarch64")]
     Neon(crate::cpu::arch::Neon),
+    /// The portable kernel ahead of NEON, on a core where it models faster
+    /// (`cpu::PREFER_SCALAR_POLY1305`, `cpu/aarch64_cores.rs`): runs as `Soft`; its walk key
+    /// is the tuning bit, whose removal leads to `Neon`.
+    #[cfg(target_arch = "aarch64")]
+    SoftBeforeNeon,
     /// NEON on 32-bit ARM (asm/arm/poly1305_neon.S): two blocks per step, radix 2^26.
     #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmNeon(crate::cpu::arch::ArmNeon),
@@ -105,6 +110,9 @@ impl Dispatch for Backend {
         }
         #[cfg(target_arch = "aarch64")]
         if let Some(t) = f.get::<crate::cpu::arch::Neon>() {
+            if f.prefers(crate::cpu::PREFER_SCALAR_POLY1305) {
+                return Backend::SoftBeforeNeon;
+            }
             return Backend::Neon(t);
         }
         #[cfg(all(target_arch = "arm", simdcrypt_asm))]
@@ -125,6 +133,8 @@ impl Dispatch for Backend {
             Backend::Avx2(_) => "avx2",
             #[cfg(target_arch = "aarch64")]
             Backend::Neon(_) => "neon",
+            #[cfg(target_arch = "aarch64")]
+            Backend::SoftBeforeNeon => "soft-64",
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(_) => "armv7-neon",
             Backend::Soft => {
@@ -147,6 +157,8 @@ impl Dispatch for Backend {
             Backend::Avx2(_) => <crate::cpu::arch::Avx2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
             Backend::Neon(_) => <crate::cpu::arch::Neon as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "aarch64")]
+            Backend::SoftBeforeNeon => crate::cpu::PREFER_SCALAR_POLY1305,
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(_) => <crate::cpu::arch::ArmNeon as crate::cpu::Token>::KEY,
             Backend::Soft => 0,
@@ -323,6 +335,8 @@ impl Mac {
             Backend::Avx2(t) => Inner::Avx2(x86_64_avx2::new(t, &r)),
             #[cfg(target_arch = "aarch64")]
             Backend::Neon(t) => Inner::Neon(aarch64_neon::new(t, &r)),
+            #[cfg(target_arch = "aarch64")]
+            Backend::SoftBeforeNeon => Inner::Soft64(soft64::new(&r)),
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmNeon(t) => Inner::ArmNeon(arm::new(t, &r)),
             Backend::Soft => {
@@ -593,6 +607,80 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The per-core order (`cpu/aarch64_cores.rs`) with the tuning bit of a core that puts
+    /// the portable kernel first (ThunderX, ThunderX2; qemu has neither, so the bit is set
+    /// here by the test-only `with_tuning`): the portable kernel is chosen, NEON stays
+    /// reachable through the walk, each name once; masking NEON or the tuning bit gives
+    /// today's choices; the ChaCha20-Poly1305 pairs follow; every kernel gives the tags of the
+    /// portable one on a long message.
+    #[cfg(target_arch = "aarch64")]
+    #[test]
+    fn core_order_scalar_first() {
+        use crate::aead::ChaCha20Poly1305;
+        use crate::cpu::PREFER_SCALAR_POLY1305;
+        let d = Features::detect();
+        if !d.has("neon") {
+            std::eprintln!("no NEON here: the per-core order has nothing to reorder");
+            return;
+        }
+        let tuned = d.with_tuning(PREFER_SCALAR_POLY1305);
+        let plain = d.without_all(Features::none().with_tuning(PREFER_SCALAR_POLY1305));
+        assert!(!plain.prefers(PREFER_SCALAR_POLY1305));
+        assert_eq!(Poly1305::backend_for(tuned), "soft-64");
+        assert_eq!(Poly1305::backend_for(plain), "neon");
+        assert_eq!(
+            Poly1305::backend_for(tuned.without("neon").unwrap()),
+            "soft-64"
+        );
+        let walk: Vec<(&str, Features)> = Poly1305::backends(tuned).collect();
+        let names: Vec<&str> = walk.iter().map(|b| b.0).collect();
+        assert_eq!(names, ["soft-64", "neon"]);
+        for (name, f) in &walk {
+            assert_eq!(Poly1305::backend_for(*f), *name);
+            assert_eq!(Poly1305::new_with(*f, &[1; 32]).backend(), *name);
+        }
+        let pairs: Vec<&str> = ChaCha20Poly1305::backends(tuned).map(|p| p.0).collect();
+        assert_eq!(pairs, ["neon+soft-64", "neon+neon", "soft+soft-64"]);
+        let key: [u8; 32] = core::array::from_fn(|i| (i * 37 + 5) as u8);
+        let msg: Vec<u8> = (0..4099u32).map(|i| (i * 13 + 7) as u8).collect();
+        let want = tag(Features::none(), &key, &msg, 4099);
+        for (name, f) in walk {
+            for split in [1usize, 64, 1000, 4099] {
+                assert_eq!(tag(f, &key, &msg, split), want, "{name} split {split}");
+            }
+        }
+    }
+
+    /// On this machine (or emulator): the core is read without a panic and the Poly1305
+    /// kernel is the first of the core table's order that the features allow.
+    #[cfg(target_arch = "aarch64")]
+    #[test]
+    fn dispatch_follows_the_identified_core() {
+        use crate::cpu::aarch64_cores::{Primitive, order, scalar_first};
+        let info = crate::cpu::core();
+        std::println!(
+            "core: {:?}, MIDR_EL1 {}, {}; order changes: {:?}",
+            info.name,
+            info.midr
+                .map_or("none".into(), |m| std::format!("{m:#010x}")),
+            info.source,
+            info.changes
+        );
+        let core = crate::cpu::arch::identify().core();
+        assert_eq!(info.name, core.map(|c| c.name()));
+        let hw = Features::hardware();
+        let want = if hw.has("neon") {
+            order(core, Primitive::Poly1305)[0]
+        } else {
+            "soft-64"
+        };
+        assert_eq!(Poly1305::backend_for(hw), want);
+        assert_eq!(
+            hw.prefers(crate::cpu::PREFER_SCALAR_POLY1305),
+            scalar_first(core, Primitive::Poly1305)
+        );
     }
 
     /// A flipped tag bit fails `verify`.

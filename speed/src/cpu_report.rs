@@ -108,6 +108,28 @@ pub fn report(registry: &[Algorithm], seconds: f64) -> String {
         ),
     };
     let _ = writeln!(s, "In use:       {}", list(now));
+    if cfg!(target_arch = "aarch64") {
+        // The kernel order can depend on the core model (simdcrypt::cpu::core).
+        let c = cpu::core();
+        let midr = c
+            .midr
+            .map(|m| format!(", MIDR_EL1 {m:#010x}"))
+            .unwrap_or_default();
+        let name = c.name.unwrap_or("not identified");
+        let _ = writeln!(s, "Core:         {name}{midr}: {}", c.source);
+        for x in c.changes {
+            let _ = writeln!(
+                s,
+                "              {}: '{}' before '{}' on this core (model estimates {:.2} and \
+                 {:.2} cycles/byte, docs/arm-model.md)",
+                x.primitive,
+                x.first,
+                x.instead_of,
+                f64::from(x.first_cpb_x100) / 100.0,
+                f64::from(x.instead_of_cpb_x100) / 100.0
+            );
+        }
+    }
 
     let _ = writeln!(s, "\nFeatures:");
     for info in cpu::table() {

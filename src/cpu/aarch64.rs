@@ -114,6 +114,127 @@ fn collect(present: &[(&str, bool)]) -> u64 {
     bits
 }
 
+/// `HWCAP_CPUID` (`arch/arm64/include/uapi/asm/hwcap.h`): the kernel emulates EL0 reads of
+/// the ID registers, MIDR_EL1 among them.
+#[cfg(target_os = "linux")]
+const HWCAP_CPUID: libc::c_ulong = 1 << 11;
+
+/// The core model, by the rules of `aarch64_cores` (sysfs first, then `mrs`; see there why).
+#[cfg(target_os = "linux")]
+pub(crate) fn identify() -> super::aarch64_cores::Identified {
+    use super::aarch64_cores::Identified;
+    #[cfg(feature = "std")]
+    {
+        let id = identify_sysfs();
+        if id != Identified::Unknown {
+            return id;
+        }
+    }
+    // SAFETY: getauxval has no preconditions; it returns 0 for an unknown type.
+    let hw = unsafe { libc::getauxval(libc::AT_HWCAP) };
+    if hw & HWCAP_CPUID == 0 {
+        return Identified::Unknown;
+    }
+    let midr: u64;
+    // SAFETY: with HWCAP_CPUID the kernel traps and emulates this EL0 read of MIDR_EL1
+    // (Documentation/arch/arm64/cpu-feature-registers.rst) instead of raising SIGILL; the
+    // instruction reads a system register into a general register and nothing else.
+    unsafe {
+        core::arch::asm!(
+            "mrs {}, midr_el1",
+            out(reg) midr,
+            options(nomem, nostack, preserves_flags)
+        );
+    }
+    Identified::Same {
+        midr,
+        cpus: 1,
+        sysfs: false,
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn identify() -> super::aarch64_cores::Identified {
+    super::aarch64_cores::Identified::Unknown
+}
+
+/// Every online CPU's `regs/identification/midr_el1` under `/sys/devices/system/cpu`
+/// (`cpuN` directories; offline CPUs have no such file and are skipped). `Unknown` when
+/// there is none (no sysfs, kernel before 4.11, qemu-user on another architecture).
+#[cfg(all(target_os = "linux", feature = "std"))]
+fn identify_sysfs() -> super::aarch64_cores::Identified {
+    extern crate std;
+    use std::string::String;
+    use std::vec::Vec;
+    let Ok(dir) = std::fs::read_dir("/sys/devices/system/cpu") else {
+        return super::aarch64_cores::Identified::Unknown;
+    };
+    let mut texts: Vec<Option<String>> = Vec::new();
+    for entry in dir.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        let is_cpu = name
+            .strip_prefix("cpu")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if !is_cpu {
+            continue;
+        }
+        let path = entry.path().join("regs/identification/midr_el1");
+        match std::fs::read(&path) {
+            Ok(bytes) => texts.push(String::from_utf8(bytes).ok()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            // Present but unreadable: a core of unknown model.
+            Err(_) => texts.push(None),
+        }
+    }
+    super::aarch64_cores::combine_sysfs(texts.iter().map(|t| t.as_deref()))
+}
+
+/// The tuning bits of the identified core.
+pub(crate) fn tuning() -> u64 {
+    super::aarch64_cores::tuning(identify().core())
+}
+
+/// `cpu::core()` on aarch64.
+pub(crate) fn core_info() -> super::CoreInfo {
+    use super::aarch64_cores::{Identified, changes};
+    let id = identify();
+    let core = id.core();
+    let (midr, source) = match id {
+        Identified::Unknown => (
+            None,
+            "MIDR_EL1 not readable (no sysfs midr_el1 files, no HWCAP_CPUID): default order",
+        ),
+        Identified::Mixed { first, .. } => (
+            Some(first),
+            "CPUs of different models (big.LITTLE) or an unreadable midr_el1 file: default order",
+        ),
+        Identified::Same { midr, sysfs, .. } => (
+            Some(midr),
+            match (sysfs, core.is_some()) {
+                (true, true) => "MIDR_EL1 of every CPU (sysfs), all this model",
+                (true, false) => {
+                    "MIDR_EL1 of every CPU (sysfs); a model without per-core figures: default order"
+                }
+                (false, true) => {
+                    "MIDR_EL1 of the current CPU, read by mrs (emulated for EL0: HWCAP_CPUID)"
+                }
+                (false, false) => {
+                    "MIDR_EL1 of the current CPU, read by mrs (emulated for EL0: HWCAP_CPUID); a model without per-core figures: default order"
+                }
+            },
+        ),
+    };
+    super::CoreInfo {
+        name: core.map(|c| c.name()),
+        midr,
+        source,
+        changes: changes(core),
+    }
+}
+
 #[cfg(test)]
 pub(crate) fn std_detect(name: &str) -> bool {
     extern crate std;

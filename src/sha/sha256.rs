@@ -2,14 +2,16 @@
 
 #[cfg(all(target_arch = "arm", simdcrypt_asm))]
 use crate::cpu::arch::ArmSha2;
-#[cfg(target_arch = "aarch64")]
-use crate::cpu::arch::Sha256Ce;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::arch::{Avx2Bmi2, Avx512Bmi2, ShaNi};
+#[cfg(target_arch = "aarch64")]
+use crate::cpu::arch::{Neon, Sha256Ce};
 use crate::cpu::{Dispatch, Features};
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64_ce;
+#[cfg(target_arch = "aarch64")]
+mod aarch64_neon;
 #[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm;
 mod soft;
@@ -74,6 +76,9 @@ pub(crate) enum Backend {
     ArmCe(ArmSha2),
     #[cfg(target_arch = "aarch64")]
     Ce(Sha256Ce),
+    /// NEON message schedule, scalar rounds: aarch64 without the SHA-256 instructions.
+    #[cfg(target_arch = "aarch64")]
+    Neon(Neon),
     Soft,
 }
 
@@ -99,6 +104,10 @@ impl Dispatch for Backend {
         if let Some(t) = f.get::<Sha256Ce>() {
             return Backend::Ce(t);
         }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = f.get::<Neon>() {
+            return Backend::Neon(t);
+        }
         let _ = f;
         Backend::Soft
     }
@@ -115,6 +124,8 @@ impl Dispatch for Backend {
             Backend::ArmCe(_) => "armv7-ce",
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(_) => "armv8-ce",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon(_) => "neon",
             Backend::Soft => "soft",
         }
     }
@@ -131,6 +142,8 @@ impl Dispatch for Backend {
             Backend::ArmCe(_) => <ArmSha2 as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(_) => <Sha256Ce as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon(_) => <Neon as crate::cpu::Token>::KEY,
             Backend::Soft => 0,
         }
     }
@@ -153,6 +166,8 @@ impl super::Compress for Backend {
             Backend::ArmCe(t) => arm::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(t) => aarch64_ce::compress(t, state, blocks),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon(t) => aarch64_neon::compress(t, state, blocks),
             Backend::Soft => soft::compress(state, blocks),
         }
     }

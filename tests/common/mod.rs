@@ -250,8 +250,8 @@ pub fn ran_so_far() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
 ///
 /// Each entry is written here from the kernels' requirements, not read from simdcrypt:
 /// x86_64 SHA-NI needs sha+sse4.1+ssse3 (sse2 is baseline), AVX2 needs avx2+bmi2 (and avx);
-/// aarch64 SHA-1/SHA-256 need FEAT_SHA1+FEAT_SHA256 (std "sha2"), SHA-512 needs FEAT_SHA512
-/// (std "sha3"); armv7 SHA-1/SHA-256 need the AArch32 SHA1/SHA2 hwcaps (which work on NEON
+/// aarch64 SHA-1/SHA-256 need FEAT_SHA1+FEAT_SHA256 (std "sha2"), the NEON SHA-256 kernel
+/// (schedule on NEON, scalar rounds) NEON, SHA-512 needs FEAT_SHA512 (std "sha3"); armv7 SHA-1/SHA-256 need the AArch32 SHA1/SHA2 hwcaps (which work on NEON
 /// registers, so NEON too), the SHA-512 kernel needs NEON. AES: see `aes_backends`.
 ///
 /// ChaCha20 (`"chacha20"`) and Poly1305 (`"poly1305"`): x86_64 AVX-512 kernels need
@@ -430,9 +430,13 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
     }
     let sha2 = std::arch::is_aarch64_feature_detected!("sha2");
     let sha3 = std::arch::is_aarch64_feature_detected!("sha3");
+    let neon = std::arch::is_aarch64_feature_detected!("neon");
     match hash {
         "sha1" => vec![("armv8-ce", sha2, &["sha1", "neon"])],
-        "sha224" | "sha256" => vec![("armv8-ce", sha2, &["sha2", "neon"])],
+        "sha224" | "sha256" => vec![
+            ("armv8-ce", sha2, &["sha2", "neon"]),
+            ("neon", neon, &["neon"]),
+        ],
         "sha384" | "sha512" | "sha512-224" | "sha512-256" => {
             vec![("armv8.2-sha512", sha3, &["sha512", "neon"])]
         }
