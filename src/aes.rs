@@ -13,7 +13,8 @@
 //! | `armv7-ce`      | 32-bit ARM crypto extensions                             |
 //! | `vpaes-ssse3`   | x86_64 SSSE3 `pshufb` vector-permute AES (one block/reg) |
 //! | `vpaes-neon`    | aarch64 NEON `tbl` vector-permute AES (one block/reg)    |
-//! | `bitsliced-neon`| armv7 NEON fixsliced AES, 8 blocks per batch             |
+//! | `bitsliced-neon`| NEON fixsliced AES, 8 blocks per batch: armv7 (assembly);|
+//! |                 | aarch64 (intrinsics, with `vpaes-neon` for serial modes) |
 //! | `bitsliced-64`  | portable constant-time fixsliced AES on 64-bit words     |
 //! | `bitsliced-32`  | portable constant-time fixsliced AES on 32-bit words     |
 //!
@@ -53,6 +54,8 @@ use crate::cpu::{self, Dispatch, Features};
 mod aarch64_ce;
 #[cfg(target_arch = "aarch64")]
 mod aarch64_neon;
+#[cfg(target_arch = "aarch64")]
+mod aarch64_neon_bs;
 #[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm;
 #[cfg(all(target_arch = "arm", simdcrypt_asm))]
@@ -240,9 +243,11 @@ pub(crate) enum Backend {
     /// x86_64 SSSE3 vector-permute AES (`pshufb` S-box), 2 blocks interleaved.
     #[cfg(target_arch = "x86_64")]
     VpaesSsse3(cpu::arch::Ssse3),
-    /// aarch64 NEON vector-permute AES (`tbl` S-box), 2 blocks interleaved.
+    /// aarch64 NEON fixsliced (bitsliced) AES, 8 blocks per batch, for cores without the
+    /// AES instructions (ECB, CTR, CBC decryption), with the NEON vector-permute kernel
+    /// (`tbl` S-box, 2 blocks interleaved) for short and serial work.
     #[cfg(target_arch = "aarch64")]
-    VpaesNeon(cpu::arch::Neon),
+    NeonBs(cpu::arch::Neon),
     /// Portable fixsliced AES on the machine word.
     Soft,
 }
@@ -298,7 +303,7 @@ impl Dispatch for Backend {
         }
         #[cfg(target_arch = "aarch64")]
         if let Some(t) = f.get::<cpu::arch::Neon>() {
-            return Backend::VpaesNeon(t);
+            return Backend::NeonBs(t);
         }
         let _ = f;
         Backend::Soft
@@ -327,7 +332,7 @@ impl Dispatch for Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::VpaesSsse3(_) => "vpaes-ssse3",
             #[cfg(target_arch = "aarch64")]
-            Backend::VpaesNeon(_) => "vpaes-neon",
+            Backend::NeonBs(_) => "bitsliced-neon",
             Backend::Soft => soft_name(),
         }
     }
@@ -355,7 +360,7 @@ impl Dispatch for Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::VpaesSsse3(_) => <cpu::arch::Ssse3 as cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
-            Backend::VpaesNeon(_) => <cpu::arch::Neon as cpu::Token>::KEY,
+            Backend::NeonBs(_) => <cpu::arch::Neon as cpu::Token>::KEY,
             Backend::Soft => 0,
         }
     }
@@ -402,7 +407,7 @@ enum Inner {
     #[cfg(target_arch = "x86_64")]
     VpaesSsse3(x86_64_ssse3::VpaesSsse3),
     #[cfg(target_arch = "aarch64")]
-    VpaesNeon(aarch64_neon::VpaesNeon),
+    NeonBs(aarch64_neon_bs::NeonBs),
 }
 
 pub(crate) mod sealed {
@@ -440,7 +445,7 @@ pub(crate) mod sealed {
                 #[cfg(target_arch = "x86_64")]
                 Inner::VpaesSsse3($k) => $body,
                 #[cfg(target_arch = "aarch64")]
-                Inner::VpaesNeon($k) => $body,
+                Inner::NeonBs($k) => $body,
             }
         };
     }
@@ -491,9 +496,7 @@ pub(crate) mod sealed {
                     Inner::VpaesSsse3(super::x86_64_ssse3::VpaesSsse3::new(t, key))
                 }
                 #[cfg(target_arch = "aarch64")]
-                Backend::VpaesNeon(t) => {
-                    Inner::VpaesNeon(super::aarch64_neon::VpaesNeon::new(t, key))
-                }
+                Backend::NeonBs(t) => Inner::NeonBs(super::aarch64_neon_bs::NeonBs::new(t, key)),
                 #[cfg(target_pointer_width = "64")]
                 Backend::Soft => Inner::Soft64(super::soft64::Soft64::new(key)),
                 #[cfg(target_pointer_width = "32")]

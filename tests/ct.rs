@@ -348,9 +348,10 @@ fn to_blocks(bytes: &[u8]) -> Vec<[u8; 16]> {
 }
 
 /// Block counts around the kernels' strides (1, 2, 4 and 8 blocks; the VAES kernels are not
-/// run here) and the CTR byte lengths that start and end inside blocks.
-const AES_BLOCKS: &[usize] = &[1, 2, 3, 4, 5, 8, 9, 17];
-const CTR_LENS: &[usize] = &[1, 15, 16, 17, 64, 100, 16 * 9 + 5];
+/// run here; 14: an 8-block batch and a zero-padded partial one) and the CTR byte lengths
+/// that start and end inside blocks (the last one's pieces reach the 8-block CTR batches).
+const AES_BLOCKS: &[usize] = &[1, 2, 3, 4, 5, 8, 9, 14, 17];
+const CTR_LENS: &[usize] = &[1, 15, 16, 17, 64, 100, 16 * 9 + 5, 16 * 20 + 5];
 
 /// Every AES kernel valgrind can run, with a secret key and secret data, against the portable
 /// kernel on public copies: key expansion, ECB encrypt and decrypt, CTR (counters in the

@@ -469,7 +469,7 @@ fn open(
 /// bitsliced AES also drops `vpclmul-avx2`.) One GHASH key is a feature that an AES kernel
 /// below the current one needs: `ctmul-avx2`'s `avx2`, which `bitsliced-avx2` needs too, and
 /// on 32-bit ARM `armv7-neon`'s `neon`, which `bitsliced-neon` needs, and on aarch64
-/// `neon-pmull8`'s `neon`, which `vpaes-neon` needs ([`shares_key`]). Beside
+/// `neon-pmull8`'s `neon`, which `bitsliced-neon` needs ([`shares_key`]). Beside
 /// that GHASH kernel the AES kernels step down first, until the AES kernel's key is that same
 /// feature; every other GHASH key is stepped first and loses no AES kernel.
 #[derive(Clone, Copy, Debug)]
@@ -503,7 +503,7 @@ impl Dispatch for Backend {
 /// Whether the GHASH key `g` is a feature that some AES kernel needs as well (see [`Backend`]):
 /// on x86_64 `avx2`, the key of `ctmul-avx2` and of `bitsliced-avx2`; on 32-bit ARM `neon`,
 /// the key of the GHASH kernel `armv7-neon` and of `bitsliced-neon`; on aarch64 `neon`, the
-/// key of `neon-pmull8` and of `vpaes-neon`; none elsewhere.
+/// key of `neon-pmull8` and of `bitsliced-neon`; none elsewhere.
 fn shares_key(g: u64) -> bool {
     #[cfg(target_arch = "x86_64")]
     {

@@ -88,6 +88,13 @@ pub(crate) trait Word:
 /// The state of one batch: word `b` holds bit `b` of every byte.
 pub(crate) type State<W> = [W; 8];
 
+/// What the S-box circuits ([`sub_bytes`], [`inv_sub_bytes`]) need of a word: XOR and AND,
+/// bit by bit, whatever the layout (the aarch64 NEON kernel has its own layout and rotations,
+/// and shares only the circuits).
+pub(crate) trait Gates: Copy + BitXor<Output = Self> + BitAnd<Output = Self> {}
+
+impl<T: Copy + BitXor<Output = T> + BitAnd<Output = T>> Gates for T {}
+
 /// `lane`-bit mask with, in every row (group of `lane/4` bits), its lowest `n` columns (each
 /// `lane/16` bits) set.
 pub(crate) const fn low_cols(lane: u32, n: u32) -> u64 {
@@ -198,7 +205,7 @@ pub(crate) fn shift_rows_2<W: Word>(s: &mut State<W>) {
 /// Boyar–Peralta with its XNOR gates computed as XOR. Variables are named as in the paper;
 /// its input bit `U0` is the most significant bit of the byte, i.e. word 7.
 #[inline(always)]
-pub(crate) fn sub_bytes<W: Word>(s: &mut State<W>) {
+pub(crate) fn sub_bytes<W: Gates>(s: &mut State<W>) {
     let [u7, u6, u5, u4, u3, u2, u1, u0] = *s;
     // Top linear transformation (figure 5).
     let t1 = u0 ^ u3;
@@ -338,7 +345,7 @@ pub(crate) fn sub_bytes<W: Word>(s: &mut State<W>) {
 /// Boyar–Peralta with its XNOR gates computed as XOR, which is exact when every input byte
 /// carries the extra 0x63.
 #[inline(always)]
-pub(crate) fn inv_sub_bytes<W: Word>(s: &mut State<W>) {
+pub(crate) fn inv_sub_bytes<W: Gates>(s: &mut State<W>) {
     let [u7, u6, u5, u4, u3, u2, u1, u0] = *s;
     // Top linear transformation (figure 6).
     let t23 = u0 ^ u3;

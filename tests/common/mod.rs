@@ -539,14 +539,15 @@ fn chacha_poly_backends(primitive: &str) -> Vec<HwBackend> {
     }
 }
 
-/// The AES kernels of aarch64: ARMv8 AESE/AESD (FEAT_AES, std "aes"), vpaes on NEON.
+/// The AES kernels of aarch64: ARMv8 AESE/AESD (FEAT_AES, std "aes"), the NEON bitsliced
+/// kernel (which runs the serial modes and short calls on its vpaes-neon key).
 #[cfg(target_arch = "aarch64")]
 fn aes_backends() -> Vec<HwBackend> {
     let neon = std::arch::is_aarch64_feature_detected!("neon");
     let aes = neon && std::arch::is_aarch64_feature_detected!("aes");
     vec![
         ("armv8-ce", aes, &["aes", "neon"]),
-        ("vpaes-neon", neon, &["neon"]),
+        ("bitsliced-neon", neon, &["neon"]),
     ]
 }
 

@@ -490,7 +490,7 @@ mod tests {
     const PAIR: &str = "armv8-ce+pmull";
 
     /// The features of the stitched pair and of two non-stitched ones that share one kernel
-    /// with it (without PMULL: `armv8-ce` + `neon-pmull8`; without AES: `vpaes-neon` +
+    /// with it (without PMULL: `armv8-ce` + `neon-pmull8`; without AES: `bitsliced-neon` +
     /// `pmull`), or `None` on a CPU without the ARMv8 kernels.
     fn features() -> Option<(Features, [Features; 2])> {
         let f = Features::detect();
