@@ -69,7 +69,7 @@ fn tuning() -> u64 {
     0
 }
 
-/// The CPU core model, where the kernel order depends on it (see [`core`]).
+/// The CPU core model, where the kernel order depends on it (see [`core()`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CoreInfo {
     /// The core model whose kernel order is used (e.g. `"ThunderX2"`), or `None`: not

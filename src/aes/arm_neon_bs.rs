@@ -288,63 +288,21 @@ mod tests {
         cross_check(|key| NeonOnly(NeonBs::new(t, key)), Soft64::new);
     }
 
-    /// ECB, CTR and CBC decryption of every whole-block length up to 600 bytes (none of
-    /// whose tails past the 128-byte batches is left out), at offsets 0-3 from an aligned
-    /// buffer, in place, against `Soft32`: counters whose low 32 bits, low 64 bits or all
-    /// 128 bits wrap inside the call.
+    /// Every whole-block length up to 600 bytes, offsets 0-3, counter wraps, against
+    /// `Soft32` (`fixslice::tests::lengths_offsets_and_counter_wraps`): the whole kernel and its
+    /// bitsliced paths alone.
     #[test]
     fn lengths_offsets_and_counter_wraps() {
         let Some(t) = token() else { return };
-        let mut rng = Rng(0x5eed);
-        for key_len in [16, 24, 32] {
-            let mut key = [0u8; 32];
-            rng.fill(&mut key[..key_len]);
-            let ours = NeonBs::new(t, &key[..key_len]);
-            let neon = NeonOnly(NeonBs::new(t, &key[..key_len]));
-            let soft = Soft32::new(&key[..key_len]);
-            for len in (0..=600).step_by(16) {
-                let off = len / 16 % 4;
-                let mut buf = std::vec![0u8; len + off];
-                rng.fill(&mut buf);
-                let data = buf[off..].to_vec();
-                let what = |m: &str| std::format!("{m}, key {key_len}, {len} bytes");
-                for k in [&ours as &dyn Kernel, &neon] {
-                    let mut want = data.clone();
-                    soft.encrypt(&mut want);
-                    let mut x = buf.clone();
-                    k.encrypt(&mut x[off..]);
-                    assert_eq!(x[off..], want, "{}", what("encrypt"));
-                    k.decrypt(&mut x[off..]);
-                    assert_eq!(x[off..], data, "{}", what("decrypt"));
-
-                    for c in [
-                        0u128,
-                        0xffff_fffd,
-                        0x0123_4567_89ab_cdef_ffff_ffff_ffff_fffa,
-                        u128::MAX - 3,
-                        u128::MAX,
-                    ] {
-                        let (mut ca, mut cb) = (c.to_be_bytes(), c.to_be_bytes());
-                        let mut want = data.clone();
-                        soft.ctr(&mut cb, &mut want);
-                        let mut x = buf.clone();
-                        k.ctr(&mut ca, &mut x[off..]);
-                        assert_eq!(x[off..], want, "{} {c:x}", what("ctr"));
-                        assert_eq!(ca, cb, "{} {c:x}", what("ctr counter"));
-                    }
-
-                    let mut iv = [0u8; 16];
-                    rng.fill(&mut iv);
-                    let (mut va, mut vb) = (iv, iv);
-                    let mut want = data.clone();
-                    soft.cbc_decrypt(&mut vb, &mut want);
-                    let mut x = buf.clone();
-                    k.cbc_decrypt(&mut va, &mut x[off..]);
-                    assert_eq!(x[off..], want, "{}", what("cbc_decrypt"));
-                    assert_eq!(va, vb, "{}", what("cbc_decrypt iv"));
-                }
-            }
-        }
+        super::super::fixslice::tests::lengths_offsets_and_counter_wraps(
+            |key| {
+                std::vec![
+                    std::boxed::Box::new(NeonBs::new(t, key)) as std::boxed::Box<dyn Kernel>,
+                    std::boxed::Box::new(NeonOnly(NeonBs::new(t, key))),
+                ]
+            },
+            Soft32::new,
+        );
     }
 
     /// The key words: word b of key i has 0xff at byte 4r + s exactly where bit b of the

@@ -1045,4 +1045,67 @@ pub(super) mod tests {
             }
         }
     }
+
+    /// ECB, CTR and CBC decryption of every whole-block length up to 600 bytes (every tail
+    /// past an 8-block batch), at offsets 0-3 from an aligned buffer, in place, on each kernel
+    /// `make` builds from a key, against `reference`: counters whose low 32 bits, low 64 bits or
+    /// all 128 bits wrap inside the call. Shared by the ARM bitsliced NEON kernels.
+    #[cfg_attr(
+        not(any(target_arch = "aarch64", target_arch = "arm")),
+        allow(dead_code)
+    )]
+    pub(in crate::aes) fn lengths_offsets_and_counter_wraps<R: Kernel>(
+        make: impl Fn(&[u8]) -> Vec<std::boxed::Box<dyn Kernel>>,
+        reference: impl Fn(&[u8]) -> R,
+    ) {
+        let mut rng = Rng(0x5eed);
+        for key_len in [16, 24, 32] {
+            let mut key = [0u8; 32];
+            rng.fill(&mut key[..key_len]);
+            let kernels = make(&key[..key_len]);
+            let soft = reference(&key[..key_len]);
+            for len in (0..=600).step_by(16) {
+                let off = len / 16 % 4;
+                let mut buf = vec![0u8; len + off];
+                rng.fill(&mut buf);
+                let data = buf[off..].to_vec();
+                let what = |m: &str| std::format!("{m}, key {key_len}, {len} bytes");
+                for k in &kernels {
+                    let mut want = data.clone();
+                    soft.encrypt(&mut want);
+                    let mut x = buf.clone();
+                    k.encrypt(&mut x[off..]);
+                    assert_eq!(x[off..], want, "{}", what("encrypt"));
+                    k.decrypt(&mut x[off..]);
+                    assert_eq!(x[off..], data, "{}", what("decrypt"));
+
+                    for c in [
+                        0u128,
+                        0xffff_fffd,
+                        0x0123_4567_89ab_cdef_ffff_ffff_ffff_fffa,
+                        u128::MAX - 3,
+                        u128::MAX,
+                    ] {
+                        let (mut ca, mut cb) = (c.to_be_bytes(), c.to_be_bytes());
+                        let mut want = data.clone();
+                        soft.ctr(&mut cb, &mut want);
+                        let mut x = buf.clone();
+                        k.ctr(&mut ca, &mut x[off..]);
+                        assert_eq!(x[off..], want, "{} {c:x}", what("ctr"));
+                        assert_eq!(ca, cb, "{} {c:x}", what("ctr counter"));
+                    }
+
+                    let mut iv = [0u8; 16];
+                    rng.fill(&mut iv);
+                    let (mut va, mut vb) = (iv, iv);
+                    let mut want = data.clone();
+                    soft.cbc_decrypt(&mut vb, &mut want);
+                    let mut x = buf.clone();
+                    k.cbc_decrypt(&mut va, &mut x[off..]);
+                    assert_eq!(x[off..], want, "{}", what("cbc_decrypt"));
+                    assert_eq!(va, vb, "{}", what("cbc_decrypt iv"));
+                }
+            }
+        }
+    }
 }
