@@ -654,7 +654,7 @@ def parse(fn):
     """(inputs, gates, outputs) of `fn` in fixslice.rs: inputs[b] / outputs[b] name word b;
     gates are (dst, "eor" | "and", a, b)."""
     text = open(FIXSLICE).read()
-    start = text.index(f"pub(crate) fn {fn}<W: Word>(s: &mut State<W>) {{")
+    start = re.search(rf"pub\(crate\) fn {fn}<W: \w+>\(s: &mut State<W>\) {{", text).start()
     body = text[start:]
     body = body[: body.index("\n}\n")]
     ins = [x.strip() for x in re.search(r"let \[([^\]]+)\] = \*s;", body).group(1).split(",")]
