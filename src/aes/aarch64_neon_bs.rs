@@ -45,7 +45,7 @@ use core::arch::aarch64::{
 use core::ops::{BitAnd, BitXor};
 
 use super::aarch64_neon::VpaesNeon;
-use super::fixslice::{self, MAX_ROUND_KEYS};
+use super::fixslice::{self, MAX_ROUND_KEYS, xtime};
 use super::{Kernel, cbc_decrypt_chunks};
 use crate::cpu::arch::Neon;
 use crate::wipe::{scrub_stack, wipe};
@@ -183,21 +183,6 @@ fn add_round_key(s: &mut State, rk: &[[u8; 16]; 8]) {
         // SAFETY: `x.1` proves NEON; the load reads the 16 bytes of `k`.
         *x = V(unsafe { veorq_u8(x.0, vld1q_u8(k.as_ptr())) }, x.1);
     }
-}
-
-/// Every byte times x (i.e. 2) in GF(2^8) mod x^8 + x^4 + x^3 + x + 1.
-#[inline(always)]
-fn xtime(t: &State) -> State {
-    [
-        t[7],
-        t[0] ^ t[7],
-        t[1],
-        t[2] ^ t[7],
-        t[3] ^ t[7],
-        t[4],
-        t[5],
-        t[6],
-    ]
 }
 
 /// MixColumns of the state stored as `SR^{-M}` of the true one, as

@@ -140,9 +140,10 @@ fn add_round_key<W: Word, K: RoundKey<W>>(s: &mut State<W>, rk: &K) {
     rk.add_to(s);
 }
 
-/// Multiplication of every byte by x (i.e. 2) in GF(2^8) mod x^8 + x^4 + x^3 + x + 1.
+/// Multiplication of every byte by x (i.e. 2) in GF(2^8) mod x^8 + x^4 + x^3 + x + 1 (XORs
+/// only: shared with the aarch64 bitsliced NEON kernel, whose words are `Gates`).
 #[inline(always)]
-fn xtime<W: Word>(t: &State<W>) -> State<W> {
+pub(crate) fn xtime<W: Gates>(t: &State<W>) -> State<W> {
     [
         t[7],
         t[0] ^ t[7],

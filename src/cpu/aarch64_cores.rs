@@ -471,16 +471,7 @@ mod tests {
     /// nudging a figure across the margin flips the decision.
     #[test]
     fn model_table_is_complete_and_decides() {
-        let cores = [
-            Core::CortexA53,
-            Core::CortexA55,
-            Core::CortexA57,
-            Core::CortexA72,
-            Core::ThunderX,
-            Core::ThunderX2,
-            Core::Apple,
-        ];
-        for c in cores {
+        for c in ALL_CORES {
             for p in [Primitive::ChaCha20, Primitive::Poly1305] {
                 assert_eq!(
                     MODEL
