@@ -31,6 +31,9 @@ use crate::cpu::{self, Dispatch, Features};
 use crate::wipe::{Zeroable, wipe, wipe_slice};
 
 mod sha1;
+/// The unrolled SHA-2 round macros of the portable kernels (before the modules that use them).
+#[macro_use]
+mod sha2_rounds;
 mod sha256;
 mod sha512;
 #[cfg(target_arch = "x86_64")]
