@@ -16,9 +16,31 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn cmd(args: &[&str]) -> Command {
-    let mut c = Command::new(BIN);
+    let mut c = match runner() {
+        Some(r) => {
+            let mut c = Command::new(&r[0]);
+            c.args(&r[1..]).arg(BIN);
+            c
+        }
+        None => Command::new(BIN),
+    };
     c.args(args).env_remove("SIMDCRYPT_DISABLE");
     c
+}
+
+/// The cargo runner this test runs under, if any (`CARGO_TARGET_<TRIPLE>_RUNNER` of this
+/// architecture, e.g. qemu-user under `cross test` or `scripts/cross-test`): the binary under
+/// test is started through it too, as cargo started this test. Without it a cross-built binary
+/// would not start where no binfmt handler is registered for the target.
+fn runner() -> Option<Vec<String>> {
+    let arch = std::env::consts::ARCH.to_ascii_uppercase();
+    let (_, value) = std::env::vars().find(|(k, _)| {
+        k.strip_prefix("CARGO_TARGET_")
+            .and_then(|t| t.strip_suffix("_RUNNER"))
+            .is_some_and(|t| t.starts_with(&arch))
+    })?;
+    let words: Vec<String> = value.split_whitespace().map(String::from).collect();
+    (!words.is_empty()).then_some(words)
 }
 
 fn text(b: &[u8]) -> String {
