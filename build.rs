@@ -39,6 +39,7 @@
 const ASM: &[(&str, &str)] = &[
     // armv7 SHA kernels (src/sha/*/arm.rs).
     ("arm", "arm/sha1_armv8.S"),
+    ("arm", "arm/sha1_neon.S"),
     ("arm", "arm/sha256_armv8.S"),
     ("arm", "arm/sha512_neon.S"),
     ("arm", "arm/sha256_neon.S"),
