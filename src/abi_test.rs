@@ -65,11 +65,14 @@
 //! The same policy holds for every kernel in `asm/arm/` (written out in
 //! `asm/arm/vec_clear.h`): before returning, a kernel zeroes the caller-saved NEON registers
 //! q0-q3 and q8-q15 (d0-d7, d16-d31) with the `CLEAR_NEON` macro (12 `vmov.i8 qN, #0`);
-//! d8-d15 are callee-saved and popped, so they hold the caller's values again. No armv7
-//! kernel keeps a secret in a core register (their scalar work is pointers, counts and the
-//! public CTR/ChaCha20 counter words); chacha_neon.S and aes_bs_neon.S zero the key-derived
-//! parts of their stack frames before popping them; the others keep nothing on the stack but
-//! the pushed callee-saved registers.
+//! d8-d15 are callee-saved and popped, so they hold the caller's values again. Only
+//! sha1_neon.S and sha256_neon.S keep secrets in core registers (their rounds are integer
+//! code: the working variables in callee-saved registers, which are popped, and temporaries in
+//! r0, r2, r3, r12, which they zero); the other kernels' scalar work is pointers, counts and
+//! the public CTR/ChaCha20 counter words. chacha_neon.S and aes_bs_neon.S zero the
+//! key-derived parts of their stack frames, sha1_neon.S and sha256_neon.S their W+K rings,
+//! before popping them; the others keep nothing on the stack but the pushed callee-saved
+//! registers.
 //!
 //! The check: the arm trampoline fills d0-d7 with a random canary before the call, and
 //! d16-d31 too when the CPU has 32 D registers (Linux `HWCAP_VFPD32`; NEON implies it, so

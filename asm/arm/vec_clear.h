@@ -14,13 +14,15 @@
  *   2. every caller-saved core register (r0-r3, r12) that held a secret-derived value zero.
  *      Pointers, lengths, block counts, loop counters and public counter words stay. lr
  *      holds the return address; r4-r11 are restored from the stack as the ABI requires.
- *      Today no armv7 kernel keeps a secret in a core register (the scalar work is address
- *      and counter arithmetic only); aes_armv8.S's subword helper returns S(w) in r0 by
- *      contract, which is its result and the wrapper's to wipe;
+ *      sha1_neon.S and sha256_neon.S (integer rounds) zero r0, r2, r3 and r12; the other
+ *      kernels keep no secret in a core register (the scalar work is address and counter
+ *      arithmetic only); aes_armv8.S's subword helper returns S(w) in r0 by contract, which
+ *      is its result and the wrapper's to wipe;
  *   3. no secret in memory below the final stack pointer: a kernel that spills key-derived
  *      words to its frame zeroes the frame before it pops it (chacha_neon.S's spill slot,
- *      aes_bs_neon.S's spill slots, counter blocks and chaining values). Pushed registers
- *      (r4-r11, lr, d8-d15) hold the caller's values, not ours.
+ *      aes_bs_neon.S's spill slots, counter blocks and chaining values, the W+K rings of
+ *      sha1_neon.S and sha256_neon.S). Pushed registers (r4-r11, lr, d8-d15) hold the
+ *      caller's values, not ours.
  *
  * The kernels that use these are NEON kernels (their tokens require NEON, which implies 32 D
  * registers), so clearing with NEON instructions is always valid where they run; cores

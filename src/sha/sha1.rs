@@ -24,6 +24,9 @@ pub(crate) enum Backend {
     ShaNi(ShaNi),
     #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmCe(crate::cpu::arch::ArmSha1),
+    /// NEON message schedule, integer rounds: armv7 without the SHA-1 instructions.
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
+    ArmNeon(crate::cpu::arch::ArmNeon),
     #[cfg(target_arch = "aarch64")]
     Ce(Sha1Ce),
     Soft,
@@ -39,6 +42,10 @@ impl Dispatch for Backend {
         if let Some(t) = f.get::<crate::cpu::arch::ArmSha1>() {
             return Backend::ArmCe(t);
         }
+        #[cfg(all(target_arch = "arm", simdcrypt_asm))]
+        if let Some(t) = f.get::<crate::cpu::arch::ArmNeon>() {
+            return Backend::ArmNeon(t);
+        }
         #[cfg(target_arch = "aarch64")]
         if let Some(t) = f.get::<Sha1Ce>() {
             return Backend::Ce(t);
@@ -53,6 +60,8 @@ impl Dispatch for Backend {
             Backend::ShaNi(_) => "sha-ni",
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmCe(_) => "armv7-ce",
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
+            Backend::ArmNeon(_) => "armv7-neon",
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(_) => "armv8-ce",
             Backend::Soft => "soft",
@@ -65,6 +74,8 @@ impl Dispatch for Backend {
             Backend::ShaNi(_) => <ShaNi as crate::cpu::Token>::KEY,
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmCe(_) => <crate::cpu::arch::ArmSha1 as crate::cpu::Token>::KEY,
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
+            Backend::ArmNeon(_) => <crate::cpu::arch::ArmNeon as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(_) => <Sha1Ce as crate::cpu::Token>::KEY,
             Backend::Soft => 0,
@@ -83,6 +94,8 @@ impl super::Compress for Backend {
             Backend::ShaNi(t) => x86_64_shani::compress(t, state, blocks),
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmCe(t) => arm::compress(t, state, blocks),
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
+            Backend::ArmNeon(t) => arm::compress_neon(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(t) => aarch64_ce::compress(t, state, blocks),
             Backend::Soft => soft::compress(state, blocks),

@@ -1,7 +1,7 @@
 //! SHA-256 compression dispatch (SHA-224 shares it with another IV).
 
 #[cfg(all(target_arch = "arm", simdcrypt_asm))]
-use crate::cpu::arch::ArmSha2;
+use crate::cpu::arch::{ArmNeon, ArmSha2};
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::arch::{Avx2Bmi2, Avx512Bmi2, ShaNi};
 #[cfg(target_arch = "aarch64")]
@@ -74,6 +74,9 @@ pub(crate) enum Backend {
     Avx2(Avx2Bmi2),
     #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmCe(ArmSha2),
+    /// NEON message schedule, integer rounds: armv7 without the SHA-256 instructions.
+    #[cfg(all(target_arch = "arm", simdcrypt_asm))]
+    ArmNeon(ArmNeon),
     #[cfg(target_arch = "aarch64")]
     Ce(Sha256Ce),
     /// NEON message schedule, scalar rounds: aarch64 without the SHA-256 instructions.
@@ -100,6 +103,10 @@ impl Dispatch for Backend {
         if let Some(t) = f.get::<ArmSha2>() {
             return Backend::ArmCe(t);
         }
+        #[cfg(all(target_arch = "arm", simdcrypt_asm))]
+        if let Some(t) = f.get::<ArmNeon>() {
+            return Backend::ArmNeon(t);
+        }
         #[cfg(target_arch = "aarch64")]
         if let Some(t) = f.get::<Sha256Ce>() {
             return Backend::Ce(t);
@@ -122,6 +129,8 @@ impl Dispatch for Backend {
             Backend::Avx2(_) => "avx2",
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmCe(_) => "armv7-ce",
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
+            Backend::ArmNeon(_) => "armv7-neon",
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(_) => "armv8-ce",
             #[cfg(target_arch = "aarch64")]
@@ -140,6 +149,8 @@ impl Dispatch for Backend {
             Backend::Avx2(_) => <Avx2Bmi2 as crate::cpu::Token>::KEY,
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmCe(_) => <ArmSha2 as crate::cpu::Token>::KEY,
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
+            Backend::ArmNeon(_) => <ArmNeon as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(_) => <Sha256Ce as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
@@ -164,6 +175,8 @@ impl super::Compress for Backend {
             Backend::Avx2(t) => x86_64_avx2::compress(t, state, blocks),
             #[cfg(all(target_arch = "arm", simdcrypt_asm))]
             Backend::ArmCe(t) => arm::compress(t, state, blocks),
+            #[cfg(all(target_arch = "arm", simdcrypt_asm))]
+            Backend::ArmNeon(t) => arm::compress_neon(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
             Backend::Ce(t) => aarch64_ce::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]

@@ -463,8 +463,14 @@ fn hardware_backends(hash: &str) -> Vec<HwBackend> {
     let sha1 = neon && hwcap2 & (1 << 2) != 0;
     let sha2 = neon && hwcap2 & (1 << 3) != 0;
     match hash {
-        "sha1" => vec![("armv7-ce", sha1, &["sha1", "neon"])],
-        "sha224" | "sha256" => vec![("armv7-ce", sha2, &["sha2", "neon"])],
+        "sha1" => vec![
+            ("armv7-ce", sha1, &["sha1", "neon"]),
+            ("armv7-neon", neon, &["neon"]),
+        ],
+        "sha224" | "sha256" => vec![
+            ("armv7-ce", sha2, &["sha2", "neon"]),
+            ("armv7-neon", neon, &["neon"]),
+        ],
         "sha384" | "sha512" | "sha512-224" | "sha512-256" => {
             vec![("armv7-neon", neon, &["neon"])]
         }
