@@ -191,14 +191,16 @@ const fn m(core: Core, primitive: Primitive, vector: u16, scalar: u16) -> Model 
 
 /// The model estimates of `docs/arm-model.md` (`scripts/mca --markdown`, llvm-mca 14),
 /// cycles/byte ×100: "chacha20 neon (4 blocks, rounds only)" against "chacha20 soft (scalar,
-/// rounds only)", "poly1305 neon (4 blocks)" against "poly1305 soft64", "sha256 neon
-/// (schedule on NEON, rounds scalar)" against "sha256 soft (portable, unrolled; traced)". A72
-/// uses the A57 model. The other primitives have no row: the crypto-extension kernels (AES,
-/// PMULL, SHA-1/SHA-256/SHA-512) are 2–16x ahead of the next kernel on every model; without
-/// PMULL the 8-bit NEON GHASH is 2.0–4.6x ahead of the scalar `ctmul-64`; without AES the
-/// bitsliced NEON kernel is 1.3–2.3x ahead of vpaes (the portable AES is not modelled);
-/// SHA-1 and SHA-512 have no NEON kernel. SHA-256's rows matter only without the SHA-2
-/// instructions: with them `armv8-ce` goes first on every core.
+/// rounds only)", "poly1305 neon (4 blocks)" against "poly1305 soft64", "sha256 neon (schedule
+/// on NEON, rounds scalar)" against "sha256 soft (portable, unrolled; traced)". A72 uses the
+/// A57 model. The other primitives have no row, as no scalar kernel models ahead of their first
+/// kernel on any core: the crypto-extension kernels lead the next one by 2.3–9.9x (AES, against
+/// bitsliced NEON, or vpaes for CBC encryption), 8–11x (PMULL GHASH), 2.5–6.6x (SHA-1),
+/// 3.7–8.9x (SHA-256) and 1.4–8.9x (SHA-512; least on the in-order A53 and ThunderX models,
+/// 7.23 against 10.59 and 7.26 against 9.93); without PMULL the 8-bit NEON GHASH leads the
+/// scalar `ctmul-64` by 2.0–4.6x; without AES the bitsliced NEON kernel leads vpaes by 1.3–2.3x
+/// (the portable AES is not modelled); SHA-1 and SHA-512 have no NEON kernel. SHA-256's rows
+/// matter only without the SHA-2 instructions: with them `armv8-ce` goes first on every core.
 pub(crate) const MODEL: &[Model] = &[
     m(Core::CortexA53, Primitive::ChaCha20, 656, 1125),
     m(Core::CortexA55, Primitive::ChaCha20, 442, 1125),
