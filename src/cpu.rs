@@ -56,8 +56,13 @@ pub(crate) mod aarch64_cores;
 /// table and below `INIT`; detection sets them, and like features they can only be removed
 /// (the walk of [`backends`] removes one to reach the default order).
 pub(crate) const PREFER_SCALAR_POLY1305: u64 = 1 << 62;
-/// Every tuning bit.
-const TUNING: u64 = PREFER_SCALAR_POLY1305;
+/// Tuning bit: the core was identified as one on which the portable (scalar, unrolled)
+/// SHA-256 kernel goes before the NEON one (`cpu/aarch64_cores.rs`); SHA-224 shares the
+/// kernels and so the bit. Only read where the SHA-256 instructions are absent or masked:
+/// the `armv8-ce` kernel stays first on every core.
+pub(crate) const PREFER_SCALAR_SHA256: u64 = 1 << 61;
+/// Every tuning bit. The feature tables stay below the lowest (`table_names_are_unique_and_fit`).
+const TUNING: u64 = PREFER_SCALAR_POLY1305 | PREFER_SCALAR_SHA256;
 
 /// The tuning bits for the core this runs on.
 #[cfg(target_arch = "aarch64")]
@@ -558,8 +563,10 @@ const SEEN: usize = 16;
 /// Iterator behind the `backends()` functions of each primitive.
 ///
 /// A kernel can appear twice on the walk when a per-core order put it first: on a core that
-/// prefers the portable Poly1305, the walk is portable (tuned), NEON (tuning removed),
-/// portable again (NEON removed). Each name is yielded once, at its first place.
+/// prefers the portable Poly1305 (or, without the SHA-2 instructions, the portable
+/// SHA-256), the walk is portable (tuned), NEON (tuning removed), portable again (NEON
+/// removed). Each name is yielded once, at its first place, so there the portable kernel
+/// comes first and NEON last.
 #[derive(Clone, Debug)]
 pub(crate) struct Backends<D> {
     next: Option<Features>,
@@ -605,7 +612,9 @@ mod tests {
     #[test]
     fn table_names_are_unique_and_fit() {
         let t = table();
-        assert!(t.len() < 63);
+        // Feature bits sit below the tuning bits and `INIT`.
+        assert!(t.len() <= TUNING.trailing_zeros() as usize);
+        assert_eq!(TUNING & INIT, 0);
         for (i, a) in t.iter().enumerate() {
             assert_eq!(bit_of(a.name.as_bytes()), Some(i as u32));
             assert_eq!(a.name, a.name.to_ascii_lowercase());

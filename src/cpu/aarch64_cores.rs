@@ -160,7 +160,14 @@ pub(crate) enum Primitive {
     ChaCha20,
     /// Poly1305: `neon` against the portable `soft-64`.
     Poly1305,
+    /// SHA-256 (and SHA-224, same kernels) without the SHA-2 instructions: `neon` (message
+    /// schedule on NEON, rounds scalar) against the portable unrolled `soft`.
+    Sha256,
 }
+
+/// Every primitive of the table.
+pub(crate) const ALL_PRIMITIVES: [Primitive; 3] =
+    [Primitive::ChaCha20, Primitive::Poly1305, Primitive::Sha256];
 
 /// One row of the model table: cycles per byte ×100 of the vector and the scalar kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,9 +191,16 @@ const fn m(core: Core, primitive: Primitive, vector: u16, scalar: u16) -> Model 
 
 /// The model estimates of `docs/arm-model.md` (`scripts/mca --markdown`, llvm-mca 14),
 /// cycles/byte ×100: "chacha20 neon (4 blocks, rounds only)" against "chacha20 soft (scalar,
-/// rounds only)", "poly1305 neon (4 blocks)" against "poly1305 soft64". A72 uses the A57
-/// model. Every other primitive's accelerated kernel is 2–16x ahead of the next on every
-/// model (AES CE against vpaes, PMULL against the 8-bit NEON GHASH, SHA CE): no row.
+/// rounds only)", "poly1305 neon (4 blocks)" against "poly1305 soft64", "sha256 neon (schedule
+/// on NEON, rounds scalar)" against "sha256 soft (portable, unrolled; traced)". A72 uses the
+/// A57 model. The other primitives have no row, as no scalar kernel models ahead of their first
+/// kernel on any core: the crypto-extension kernels lead the next one by 2.3–9.9x (AES, against
+/// bitsliced NEON, or vpaes for CBC encryption), 8–11x (PMULL GHASH), 2.5–6.6x (SHA-1),
+/// 3.7–8.9x (SHA-256) and 1.4–8.9x (SHA-512; least on the in-order A53 and ThunderX models,
+/// 7.23 against 10.59 and 7.26 against 9.93); without PMULL the 8-bit NEON GHASH leads the
+/// scalar `ctmul-64` by 2.0–4.6x; without AES the bitsliced NEON kernel leads vpaes by 1.3–2.3x
+/// (the portable AES is not modelled); SHA-1 and SHA-512 have no NEON kernel. SHA-256's rows
+/// matter only without the SHA-2 instructions: with them `armv8-ce` goes first on every core.
 pub(crate) const MODEL: &[Model] = &[
     m(Core::CortexA53, Primitive::ChaCha20, 656, 1125),
     m(Core::CortexA55, Primitive::ChaCha20, 442, 1125),
@@ -202,6 +216,13 @@ pub(crate) const MODEL: &[Model] = &[
     m(Core::ThunderX, Primitive::Poly1305, 270, 206),
     m(Core::ThunderX2, Primitive::Poly1305, 187, 132),
     m(Core::Apple, Primitive::Poly1305, 96, 163),
+    m(Core::CortexA53, Primitive::Sha256, 2283, 1697),
+    m(Core::CortexA55, Primitive::Sha256, 1638, 1648),
+    m(Core::CortexA57, Primitive::Sha256, 874, 1009),
+    m(Core::CortexA72, Primitive::Sha256, 874, 1009),
+    m(Core::ThunderX, Primitive::Sha256, 2513, 1556),
+    m(Core::ThunderX2, Primitive::Sha256, 1597, 1597),
+    m(Core::Apple, Primitive::Sha256, 1816, 2630),
 ];
 
 /// How much faster, in per cent, the scalar kernel must model to go first: the models are
@@ -235,6 +256,7 @@ const fn kernel_names(primitive: Primitive) -> (&'static str, &'static str) {
     match primitive {
         Primitive::ChaCha20 => ("neon", "soft"),
         Primitive::Poly1305 => ("neon", "soft-64"),
+        Primitive::Sha256 => ("neon", "soft"),
     }
 }
 
@@ -243,6 +265,8 @@ const fn primitive_name(primitive: Primitive) -> &'static str {
     match primitive {
         Primitive::ChaCha20 => "chacha20",
         Primitive::Poly1305 => "poly1305",
+        // SHA-224 uses the same kernels and the same order.
+        Primitive::Sha256 => "sha256",
     }
 }
 
@@ -265,10 +289,13 @@ const NO_CHANGE: OrderChange = OrderChange {
     instead_of_cpb_x100: 0,
 };
 
+/// The most order changes one core can have: one per primitive.
+const MAX_CHANGES: usize = ALL_PRIMITIVES.len();
+
 /// The order changes of `core`, computed from [`MODEL`] at compile time (at most one per
 /// primitive; the count is the second value).
-const fn changes_of(core: Core) -> ([OrderChange; 2], usize) {
-    let mut out = [NO_CHANGE; 2];
+const fn changes_of(core: Core) -> ([OrderChange; MAX_CHANGES], usize) {
+    let mut out = [NO_CHANGE; MAX_CHANGES];
     let mut n = 0;
     let mut i = 0;
     while i < MODEL.len() {
@@ -289,7 +316,7 @@ const fn changes_of(core: Core) -> ([OrderChange; 2], usize) {
     (out, n)
 }
 
-static CHANGES: [([OrderChange; 2], usize); 7] = [
+static CHANGES: [([OrderChange; MAX_CHANGES], usize); 7] = [
     changes_of(ALL_CORES[0]),
     changes_of(ALL_CORES[1]),
     changes_of(ALL_CORES[2]),
@@ -327,6 +354,9 @@ pub(crate) fn tuning(core: Option<Core>) -> u64 {
     let mut bits = 0;
     if order(core, Primitive::Poly1305)[0] == "soft-64" {
         bits |= super::PREFER_SCALAR_POLY1305;
+    }
+    if order(core, Primitive::Sha256)[0] == "soft" {
+        bits |= super::PREFER_SCALAR_SHA256;
     }
     bits
 }
@@ -434,9 +464,13 @@ mod tests {
     /// The order follows the model figures with the margin: scalar Poly1305 first on ThunderX
     /// (2.70 against 2.06) and ThunderX2 (1.87 against 1.32); not on the A53, where the scalar
     /// kernel models 4 % ahead only (2.66 against 2.56) and OpenSSL measured NEON 1.8x ahead
-    /// (1.47 against 2.69, `poly1305-armv8.pl`). ChaCha20: NEON first on every core.
+    /// (1.47 against 2.69, `poly1305-armv8.pl`). SHA-256 (without the SHA-2 instructions):
+    /// the unrolled portable kernel first on A53 (16.97 against 22.83) and ThunderX (15.56
+    /// against 25.13); not on A57/A72 or Apple, where NEON models ahead, nor on A55 and
+    /// ThunderX2 (within 1 %). ChaCha20: NEON first on every core.
     #[test]
     fn order_follows_the_model() {
+        use super::super::{PREFER_SCALAR_POLY1305 as P, PREFER_SCALAR_SHA256 as S};
         use Primitive::*;
         for core in [
             Core::CortexA53,
@@ -446,13 +480,33 @@ mod tests {
             Core::Apple,
         ] {
             assert_eq!(order(Some(core), Poly1305), ["neon", "soft-64"], "{core:?}");
-            assert_eq!(tuning(Some(core)), 0);
+            assert_eq!(tuning(Some(core)) & P, 0);
         }
         for core in [Core::ThunderX, Core::ThunderX2] {
             assert_eq!(order(Some(core), Poly1305), ["soft-64", "neon"], "{core:?}");
-            assert_eq!(tuning(Some(core)), super::super::PREFER_SCALAR_POLY1305);
+            assert_eq!(tuning(Some(core)) & P, P);
+        }
+        for core in [Core::CortexA53, Core::ThunderX] {
+            assert_eq!(order(Some(core), Sha256), ["soft", "neon"], "{core:?}");
+            assert_eq!(tuning(Some(core)) & S, S);
+        }
+        for core in [
+            Core::CortexA55,
+            Core::CortexA57,
+            Core::CortexA72,
+            Core::ThunderX2,
+            Core::Apple,
+        ] {
+            assert_eq!(order(Some(core), Sha256), ["neon", "soft"], "{core:?}");
+            assert_eq!(tuning(Some(core)) & S, 0);
+        }
+        // Every core's bits, whole: no other bit is set.
+        let want = [S, 0, 0, 0, P | S, P, 0];
+        for (c, w) in ALL_CORES.into_iter().zip(want) {
+            assert_eq!(tuning(Some(c)), w, "{c:?}");
         }
         assert_eq!(order(None, Poly1305), ["neon", "soft-64"]);
+        assert_eq!(order(None, Sha256), ["neon", "soft"]);
         assert_eq!(tuning(None), 0);
         // ChaCha20 has no tuning bit: if new figures ever put the scalar kernel first on a
         // core, this fails and the dispatch needs one.
@@ -471,8 +525,9 @@ mod tests {
     /// nudging a figure across the margin flips the decision.
     #[test]
     fn model_table_is_complete_and_decides() {
+        assert_eq!(MODEL.len(), ALL_CORES.len() * ALL_PRIMITIVES.len());
         for c in ALL_CORES {
-            for p in [Primitive::ChaCha20, Primitive::Poly1305] {
+            for p in ALL_PRIMITIVES {
                 assert_eq!(
                     MODEL
                         .iter()
@@ -489,6 +544,14 @@ mod tests {
         assert!(!scalar_ahead(m(Core::CortexA53, p, 281, 256)));
         assert!(!scalar_ahead(model(Core::CortexA53, p).unwrap()));
         assert!(scalar_ahead(model(Core::ThunderX2, p).unwrap()));
+        // SHA-256 on the A55: 16.48 × 1.10 = 18.128, so NEON at 18.13 would lose, 18.12 not;
+        // at its 16.38 it stays first.
+        let p = Primitive::Sha256;
+        assert!(scalar_ahead(m(Core::CortexA55, p, 1813, 1648)));
+        assert!(!scalar_ahead(m(Core::CortexA55, p, 1812, 1648)));
+        assert!(!scalar_ahead(model(Core::CortexA55, p).unwrap()));
+        assert!(scalar_ahead(model(Core::CortexA53, p).unwrap()));
+        assert!(!scalar_ahead(model(Core::CortexA57, p).unwrap()));
     }
 
     /// `changes` (what `cpu::core()` reports) lists exactly the decisions `order` makes, with
@@ -498,7 +561,8 @@ mod tests {
         for (i, c) in ALL_CORES.into_iter().enumerate() {
             assert_eq!(c as usize, i);
             let ch = changes(Some(c));
-            for p in [Primitive::ChaCha20, Primitive::Poly1305] {
+            let mut n = 0;
+            for p in ALL_PRIMITIVES {
                 let o = order(Some(c), p);
                 let listed = ch.iter().find(|x| x.primitive == primitive_name(p));
                 if scalar_first(Some(c), p) {
@@ -509,12 +573,30 @@ mod tests {
                         (x.first_cpb_x100, x.instead_of_cpb_x100),
                         (r.scalar, r.vector)
                     );
+                    n += 1;
                 } else {
                     assert!(listed.is_none(), "{c:?} {p:?}");
                 }
             }
+            // Nothing listed that `order` did not decide, and nothing dropped for room.
+            assert_eq!(ch.len(), n, "{c:?}");
         }
         assert_eq!(changes(Some(Core::ThunderX2)).len(), 1);
+        let tx: std::vec::Vec<_> = changes(Some(Core::ThunderX))
+            .iter()
+            .map(|x| (x.primitive, x.first, x.instead_of))
+            .collect();
+        assert_eq!(
+            tx,
+            [("poly1305", "soft-64", "neon"), ("sha256", "soft", "neon")]
+        );
+        let a53 = changes(Some(Core::CortexA53));
+        assert_eq!(a53.len(), 1);
+        assert_eq!(
+            (a53[0].first_cpb_x100, a53[0].instead_of_cpb_x100),
+            (1697, 2283)
+        );
+        assert!(changes(Some(Core::CortexA57)).is_empty());
         assert!(changes(None).is_empty());
     }
 

@@ -82,6 +82,11 @@ pub(crate) enum Backend {
     /// NEON message schedule, scalar rounds: aarch64 without the SHA-256 instructions.
     #[cfg(target_arch = "aarch64")]
     Neon(Neon),
+    /// The portable kernel ahead of NEON, on a core where it models faster
+    /// (`cpu::PREFER_SCALAR_SHA256`, `cpu/aarch64_cores.rs`): runs as `Soft`; its walk key is
+    /// the tuning bit, whose removal leads to `Neon`.
+    #[cfg(target_arch = "aarch64")]
+    SoftBeforeNeon,
     Soft,
 }
 
@@ -113,6 +118,9 @@ impl Dispatch for Backend {
         }
         #[cfg(target_arch = "aarch64")]
         if let Some(t) = f.get::<Neon>() {
+            if f.prefers(crate::cpu::PREFER_SCALAR_SHA256) {
+                return Backend::SoftBeforeNeon;
+            }
             return Backend::Neon(t);
         }
         let _ = f;
@@ -135,6 +143,8 @@ impl Dispatch for Backend {
             Backend::Ce(_) => "armv8-ce",
             #[cfg(target_arch = "aarch64")]
             Backend::Neon(_) => "neon",
+            #[cfg(target_arch = "aarch64")]
+            Backend::SoftBeforeNeon => "soft",
             Backend::Soft => "soft",
         }
     }
@@ -155,6 +165,8 @@ impl Dispatch for Backend {
             Backend::Ce(_) => <Sha256Ce as crate::cpu::Token>::KEY,
             #[cfg(target_arch = "aarch64")]
             Backend::Neon(_) => <Neon as crate::cpu::Token>::KEY,
+            #[cfg(target_arch = "aarch64")]
+            Backend::SoftBeforeNeon => crate::cpu::PREFER_SCALAR_SHA256,
             Backend::Soft => 0,
         }
     }
@@ -181,6 +193,8 @@ impl super::Compress for Backend {
             Backend::Ce(t) => aarch64_ce::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
             Backend::Neon(t) => aarch64_neon::compress(t, state, blocks),
+            #[cfg(target_arch = "aarch64")]
+            Backend::SoftBeforeNeon => soft::compress(state, blocks),
             Backend::Soft => soft::compress(state, blocks),
         }
     }
@@ -215,5 +229,118 @@ mod tests {
         let ran = every_backend_matches::<Backend>(&states, 64, soft::compress);
         extern crate std;
         std::eprintln!("sha256: checked {ran:?}");
+    }
+
+    /// The per-core order (`cpu/aarch64_cores.rs`) with the tuning bit of a core that puts
+    /// the portable kernel first (Cortex-A53, ThunderX; the bit is set here by the test-only
+    /// `with_tuning`, whatever core this runs on): without the SHA-2 instructions the portable
+    /// kernel is chosen, NEON stays reachable through the walk, each name once; masking NEON
+    /// or the tuning bit gives the default choices; with the SHA-2 instructions `armv8-ce`
+    /// stays first; SHA-224 follows; every kernel on the walk gives the portable digests.
+    #[cfg(target_arch = "aarch64")]
+    #[test]
+    fn core_order_scalar_first() {
+        extern crate std;
+        use crate::cpu::PREFER_SCALAR_SHA256;
+        use crate::sha::{Compress as _, Sha224, Sha256};
+        use std::vec::Vec;
+        let d = Features::detect();
+        if !d.has("neon") {
+            std::eprintln!("no NEON here: the per-core order has nothing to reorder");
+            return;
+        }
+        let bit = Features::none().with_tuning(PREFER_SCALAR_SHA256);
+        let tuned_all = d.with_tuning(PREFER_SCALAR_SHA256);
+        // The SHA-2 instructions go first whatever the core.
+        if d.has("sha2") {
+            assert_eq!(Sha256::backend_for(tuned_all), "armv8-ce");
+            assert_eq!(Sha256::backend_for(d.without_all(bit)), "armv8-ce");
+            let names: Vec<&str> = Sha256::backends(tuned_all).map(|b| b.0).collect();
+            assert_eq!(names, ["armv8-ce", "soft", "neon"]);
+        }
+        let tuned = tuned_all.without("sha2").unwrap();
+        let plain = tuned.without_all(bit);
+        assert!(tuned.prefers(PREFER_SCALAR_SHA256));
+        assert!(!plain.prefers(PREFER_SCALAR_SHA256));
+        // Poly1305 has a bit of its own: this one changes nothing there.
+        assert_eq!(
+            crate::poly1305::Poly1305::backend_for(tuned),
+            crate::poly1305::Poly1305::backend_for(plain)
+        );
+        assert_eq!(Sha256::backend_for(tuned), "soft");
+        assert_eq!(Sha224::backend_for(tuned), "soft");
+        assert_eq!(Sha256::backend_for(plain), "neon");
+        assert_eq!(Sha256::backend_for(tuned.without("neon").unwrap()), "soft");
+        // Other hashes do not read the bit.
+        assert_eq!(
+            crate::sha::Sha1::backend_for(tuned),
+            crate::sha::Sha1::backend_for(plain)
+        );
+        let walk: Vec<(&str, Features)> = Sha256::backends(tuned).collect();
+        let names: Vec<&str> = walk.iter().map(|b| b.0).collect();
+        assert_eq!(names, ["soft", "neon"]);
+        assert!(matches!(
+            Backend::select(walk[0].1),
+            Backend::SoftBeforeNeon
+        ));
+        assert!(matches!(Backend::select(walk[1].1), Backend::Neon(_)));
+        let names224: Vec<&str> = Sha224::backends(tuned).map(|b| b.0).collect();
+        assert_eq!(names224, names);
+        let msg = bytes(11, 4099);
+        let want = Sha256::digest_with(Features::none(), &msg);
+        let want224 = Sha224::digest_with(Features::none(), &msg);
+        for (name, f) in &walk {
+            assert_eq!(Sha256::backend_for(*f), *name);
+            assert_eq!(Sha256::new_with(*f).backend(), *name);
+            assert_eq!(Sha256::digest_with(*f, &msg), want, "{name}");
+            assert_eq!(Sha224::digest_with(*f, &msg), want224, "{name}");
+            for split in [1usize, 64, 1000] {
+                let mut h = Sha256::new_with(*f);
+                h.update(&msg[..split]);
+                h.update(&msg[split..]);
+                assert_eq!(h.finalize(), want, "{name} split {split}");
+            }
+        }
+        // The tuned kernel compresses like the portable one from any state.
+        let mut a = [u32::MAX; 8];
+        let mut b = a;
+        Backend::select(tuned).compress(&mut a, &msg[..64 * 9]);
+        soft::compress(&mut b, &msg[..64 * 9]);
+        assert_eq!(a, b);
+    }
+
+    /// On this machine (or emulator): the SHA-256 kernel is the first of the core table's
+    /// order that the features allow (`armv8-ce` before either where the CPU has it).
+    #[cfg(target_arch = "aarch64")]
+    #[test]
+    fn dispatch_follows_the_identified_core() {
+        extern crate std;
+        use crate::cpu::aarch64_cores::{Primitive, order, scalar_first};
+        use crate::sha::{Sha224, Sha256};
+        let core = crate::cpu::arch::identify().core();
+        let hw = Features::hardware();
+        let want = if hw.has("sha2") {
+            "armv8-ce"
+        } else if hw.has("neon") {
+            order(core, Primitive::Sha256)[0]
+        } else {
+            "soft"
+        };
+        std::println!(
+            "core {:?}: sha256 order {:?}, hardware kernel {}",
+            core.map(|c| c.name()),
+            order(core, Primitive::Sha256),
+            Sha256::backend_for(hw)
+        );
+        assert_eq!(Sha256::backend_for(hw), want);
+        assert_eq!(Sha224::backend_for(hw), want);
+        assert_eq!(
+            hw.prefers(crate::cpu::PREFER_SCALAR_SHA256),
+            scalar_first(core, Primitive::Sha256)
+        );
+        // `kernels()` reports what a new hasher uses.
+        let k = crate::kernels().find(|k| k.primitive == "sha256").unwrap();
+        assert_eq!(k.backend, Sha256::new().backend());
+        assert_eq!(k.backend, Sha256::backend_for(Features::detect()));
     }
 }
