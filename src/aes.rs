@@ -60,6 +60,8 @@ mod aarch64_neon_bs;
 mod arm;
 #[cfg(all(target_arch = "arm", simdcrypt_asm))]
 mod arm_neon_bs;
+#[cfg(all(target_arch = "arm", simdcrypt_asm))]
+mod arm_vpaes;
 mod cbc;
 mod ctr;
 mod fixslice;
@@ -69,7 +71,11 @@ mod soft32;
 // Also on x86_64 with 32-bit pointers (x32), where the AVX2 kernel uses it.
 #[cfg(any(test, target_pointer_width = "64", target_arch = "x86_64"))]
 mod soft64;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "arm", simdcrypt_asm)
+))]
 mod vperm;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_aesni;

@@ -280,8 +280,8 @@ const ENC_MINV: [u8; 256] = {
 };
 
 /// 0x0f in every byte: the nibble mask (`pshufb` needs it on both nibbles; NEON's `ushr`
-/// clears the high nibble itself).
-#[cfg(target_arch = "x86_64")]
+/// clears the high nibble itself; the armv7 kernel loads it from its table block).
+#[cfg(any(target_arch = "x86_64", target_arch = "arm"))]
 pub(super) const NIBBLE: [u8; 16] = [0x0f; 16];
 /// `ENC(n)` for a low nibble `n`.
 pub(super) const IPT_LO: [u8; 16] = table!(|n| ENC[n as usize]);
