@@ -9,8 +9,10 @@
 //! layout, the bitslicing and the S-box register allocation. Only the parallel operations use
 //! it: ECB, CTR and CBC decryption, in whole batches, a partial last batch padded with zeros.
 //! CBC encryption and IGE are serial (one block at a time) and calls of fewer than
-//! [`SMALL`] bytes are short: both go to the portable [`Soft32`] kernel, which this key
-//! carries expanded from the same key ([`SMALL`] gives the instruction counts behind this).
+//! [`SMALL`] bytes are short: both go to the one-block NEON vector-permute kernel
+//! [`VpaesArm`] (`asm/arm/aes_vpaes_neon.S`), which this key carries expanded from the same
+//! key ([`SMALL`] gives the figures behind this), as `vpaes-neon` serves them inside the
+//! aarch64 `bitsliced-neon` backend.
 //!
 //! The assembly functions are not `#[target_feature]` fns, so the `ArmNeon` token inside
 //! [`NeonBs`] is what proves NEON exists; the `extern` declarations stay private to this
@@ -20,8 +22,8 @@
 //! Constant time: no branch or memory index depends on key, data or keystream; the round
 //! count and the public lengths choose the code path.
 
+use super::arm_vpaes::VpaesArm;
 use super::fixslice;
-use super::soft32::Soft32;
 use super::{Kernel, ctr_add};
 use crate::cpu::arch::ArmNeon;
 use crate::wipe::wipe;
@@ -29,19 +31,27 @@ use crate::wipe::wipe;
 /// Bytes per batch: eight blocks.
 const BATCH: usize = 128;
 
-/// Calls shorter than this many bytes (one or two blocks) go to [`Soft32`].
+/// Calls shorter than this many bytes (one to three blocks), and the last partial batch of a
+/// longer call when it is this short, go to the one-block kernel [`VpaesArm`].
 ///
-/// Speed cannot be measured under qemu; instructions executed can (`qemu-arm -singlestep
-/// -d exec`, AES-128): a NEON batch executes 2295 (encryption), 2616 (decryption), 2385 (CTR)
-/// or 2636 (CBC decryption) instructions, plus about 40 per call and, for a partial batch,
-/// the copy through a zero-padded buffer; `Soft32` executes about 3700 per two-block batch
-/// and 4100 for a lone block. By count the NEON batch wins from one block on. But cores whose
-/// NEON unit is 64 bits wide (Cortex-A7, A8, A9, A53) take about two cycles for most
-/// q-register instructions, so there a batch costs about what 4600 scalar instructions do:
-/// from three blocks on it wins on every core; for one or two blocks it may lose there and
-/// wins by at most the count's factor of 1.8 elsewhere, so those calls stay on `Soft32`. So
-/// do the serial modes (CBC encryption, IGE: one block per batch), for the same reason.
-const SMALL: usize = 48;
+/// Speed cannot be measured under qemu; `scripts/mca` models it (llvm-mca on the traced
+/// instruction stream, AES-128; model estimates, cycles): a one-batch bitsliced encryption
+/// call costs about 2935 (Cortex-A9 model), 1940 (Swift) and 1163 (Cortex-A57, AArch32)
+/// cycles whatever the number of blocks up to 8; `VpaesArm` about 489 / 570 / 394 per
+/// encrypted block (605 / 730 / 409 decrypting; plus about 27 per call). So the crossing
+/// is at about 6 blocks on A9, 3.4 on Swift and 3 on A57: up to three blocks `VpaesArm` is
+/// faster or level (A57: 3 blocks about 3 % slower) everywhere, at four it loses by 15 %
+/// (Swift) to 26 % (A57). The portable `Soft32` this replaced cost about 2290 / 1480 / 1300
+/// cycles for one block.
+const SMALL: usize = 64;
+
+/// The length of the head of a `len`-byte call that the bitsliced batches take: the whole
+/// call, or only its whole batches when the rest is shorter than [`SMALL`] (then [`VpaesArm`]
+/// takes the rest; calls shorter than [`SMALL`] entirely).
+fn batched_len(len: usize) -> usize {
+    let whole = len - len % BATCH;
+    if len - whole < SMALL { whole } else { len }
+}
 
 /// Round keys in the layout `struct sched` of aes_bs_neon.S: 15 keys of 8 bitsliced words
 /// (unused ones zero), then Nr at byte 1920. The assembly loads the words with `vldm` and
@@ -70,13 +80,13 @@ unsafe extern "C" {
     fn simdcrypt_aes_bs_cbc_dec_neon(k: *const Sched, iv: *mut u8, data: *mut u8, nbatches: usize);
 }
 
-/// An AES key expanded for the NEON bitsliced kernel, and for [`Soft32`] (serial modes and
+/// An AES key expanded for the NEON bitsliced kernel, and for [`VpaesArm`] (serial modes and
 /// short calls).
 #[derive(Clone)]
 pub(crate) struct NeonBs {
     t: ArmNeon,
     k: Sched,
-    serial: Soft32,
+    serial: VpaesArm,
 }
 
 impl NeonBs {
@@ -104,7 +114,7 @@ impl NeonBs {
         NeonBs {
             t,
             k,
-            serial: Soft32::new(key),
+            serial: VpaesArm::new(t, key),
         }
     }
 }
@@ -190,26 +200,23 @@ fn cbc_decrypt(_t: ArmNeon, k: &Sched, iv: &mut [u8; 16], data: &mut [u8]) {
 impl Kernel for NeonBs {
     fn encrypt(&self, data: &mut [u8]) {
         debug_assert_eq!(data.len() % 16, 0);
-        if data.len() < SMALL {
-            return self.serial.encrypt(data);
-        }
-        batches(self.t, &self.k, Op::Encrypt, data);
+        let (head, tail) = data.split_at_mut(batched_len(data.len()));
+        batches(self.t, &self.k, Op::Encrypt, head);
+        self.serial.encrypt(tail);
     }
 
     fn decrypt(&self, data: &mut [u8]) {
         debug_assert_eq!(data.len() % 16, 0);
-        if data.len() < SMALL {
-            return self.serial.decrypt(data);
-        }
-        batches(self.t, &self.k, Op::Decrypt, data);
+        let (head, tail) = data.split_at_mut(batched_len(data.len()));
+        batches(self.t, &self.k, Op::Decrypt, head);
+        self.serial.decrypt(tail);
     }
 
     fn ctr(&self, c: &mut [u8; 16], data: &mut [u8]) {
         debug_assert_eq!(data.len() % 16, 0);
-        if data.len() < SMALL {
-            return self.serial.ctr(c, data);
-        }
-        ctr(self.t, &self.k, c, data);
+        let (head, tail) = data.split_at_mut(batched_len(data.len()));
+        ctr(self.t, &self.k, c, head);
+        self.serial.ctr(c, tail);
     }
 
     fn cbc_encrypt(&self, iv: &mut [u8; 16], data: &mut [u8]) {
@@ -218,10 +225,9 @@ impl Kernel for NeonBs {
 
     fn cbc_decrypt(&self, iv: &mut [u8; 16], data: &mut [u8]) {
         debug_assert_eq!(data.len() % 16, 0);
-        if data.len() < SMALL {
-            return self.serial.cbc_decrypt(iv, data);
-        }
-        cbc_decrypt(self.t, &self.k, iv, data);
+        let (head, tail) = data.split_at_mut(batched_len(data.len()));
+        cbc_decrypt(self.t, &self.k, iv, head);
+        self.serial.cbc_decrypt(iv, tail);
     }
 
     fn ige_encrypt(&self, iv: &mut [u8; 32], data: &mut [u8]) {
@@ -237,6 +243,7 @@ impl Kernel for NeonBs {
 mod tests {
     extern crate std;
     use super::super::fixslice::tests::{Rng, cross_check, known_answers};
+    use super::super::soft32::Soft32;
     use super::super::soft64::Soft64;
     use super::*;
     use crate::abi_test::abi_call;
@@ -251,8 +258,8 @@ mod tests {
         t
     }
 
-    /// The NEON paths alone, for every length (the `Kernel` impl of [`NeonBs`] sends short
-    /// calls and the serial modes to `Soft32`; here CBC encryption and IGE run the default
+    /// The bitsliced paths alone, for every length (the `Kernel` impl of [`NeonBs`] sends
+    /// short calls and the serial modes to `VpaesArm`; here CBC encryption and IGE run the default
     /// methods over one-block NEON batches).
     struct NeonOnly(NeonBs);
 
