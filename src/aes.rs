@@ -229,8 +229,8 @@ pub(crate) enum Backend {
     #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmV7Ce(cpu::arch::ArmAes),
     /// 32-bit ARM NEON fixsliced (bitsliced) AES (asm/arm/aes_bs_neon.S), 8 blocks per
-    /// batch, for cores without the AES instructions, with the portable 32-bit kernel for
-    /// short and serial work.
+    /// batch, for cores without the AES instructions, with the NEON vector-permute kernel
+    /// (asm/arm/aes_vpaes_neon.S, one block at a time) for short and serial work.
     #[cfg(all(target_arch = "arm", simdcrypt_asm))]
     ArmV7NeonBs(cpu::arch::ArmNeon),
     /// x86_64 GFNI AES (assembly): the S-box and MixColumns' products as GFNI affine

@@ -7,9 +7,10 @@
 //! 128-bit q register per bit of every byte (layout `p = 32·row + 8·column + block`: one
 //! 128-bit lane, so that every MixColumns rotation is a byte move); its header explains the
 //! layout, the bitslicing and the S-box register allocation. Only the parallel operations use
-//! it: ECB, CTR and CBC decryption, in whole batches, a partial last batch padded with zeros.
-//! CBC encryption and IGE are serial (one block at a time) and calls of fewer than
-//! [`SMALL`] bytes are short: both go to the one-block NEON vector-permute kernel
+//! it: ECB, CTR and CBC decryption, in whole batches, a partial last batch of at least
+//! [`SMALL`] bytes padded with zeros. CBC encryption and IGE are serial (one block at a time),
+//! calls of fewer than [`SMALL`] bytes are short, and so is a shorter last partial batch: all
+//! of these go to the one-block NEON vector-permute kernel
 //! [`VpaesArm`] (`asm/arm/aes_vpaes_neon.S`), which this key carries expanded from the same
 //! key ([`SMALL`] gives the figures behind this), as `vpaes-neon` serves them inside the
 //! aarch64 `bitsliced-neon` backend.
