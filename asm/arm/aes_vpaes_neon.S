@@ -185,9 +185,9 @@ Q15h .req d31
         TBQ             Q8, Q1, Q6              /* s1 . F3 */
         TBQ             Q0, Q3, Q4              /* (s1 ^ s2) . F */
         veor            Q7, Q7, Q8
-        veor            Q0, Q0, Q2
         add             r7, r7, #1
-        veor            Q0, Q0, Q7
+        veor            Q7, Q7, Q2
+        veor            Q0, Q0, Q7              /* one XOR after the longest chain */
         subs            r6, r6, #1
         bne             1b
         INVERSION
@@ -246,7 +246,7 @@ Q15h .req d31
         TBQ             Q5, Q3, Q11             /* n */
         veor            Q0, Q0, Q6
         add             r7, r7, #1
-        veor            Q0, Q0, Q5
+        veor            Q0, Q0, Q5              /* e ^ b ^ d ^ n */
         subs            r6, r6, #1
         bne             1b
         INVERSION

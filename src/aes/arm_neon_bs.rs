@@ -36,14 +36,14 @@ const BATCH: usize = 128;
 /// longer call when it is this short, go to the one-block kernel [`VpaesArm`].
 ///
 /// Speed cannot be measured under qemu; `scripts/mca` models it (llvm-mca on the traced
-/// instruction stream, AES-128; model estimates, cycles): a one-batch bitsliced encryption
-/// call costs about 2935 (Cortex-A9 model), 1940 (Swift) and 1163 (Cortex-A57, AArch32)
-/// cycles whatever the number of blocks up to 8; `VpaesArm` about 489 / 570 / 394 per
-/// encrypted block (605 / 730 / 409 decrypting; plus about 27 per call). So the crossing
-/// is at about 6 blocks on A9, 3.4 on Swift and 3 on A57: up to three blocks `VpaesArm` is
-/// faster or level (A57: 3 blocks about 3 % slower) everywhere, at four it loses by 15 %
-/// (Swift) to 26 % (A57). The portable `Soft32` this replaced cost about 2290 / 1480 / 1300
-/// cycles for one block.
+/// instruction stream, AES-128; model estimates, cycles on the Cortex-A9 / Swift /
+/// Cortex-A57 (AArch32) models): a one-batch bitsliced encryption call costs about
+/// 2935 / 1940 / 1163 whatever the number of blocks up to 8 (CBC decryption, per batch:
+/// 3315 / 2092 / 1306); `VpaesArm` 496 / 550 / 382 per encrypted block (605 / 730 / 409
+/// decrypting), 525 / 568 / 396 for a one-block call. The crossing is at about 6 blocks
+/// on A9, 3.5 on Swift and 3 on A57: up to three blocks `VpaesArm` is faster or level
+/// everywhere (Swift decrypting: about 5 % slower), at four blocks it loses by 14 % (Swift)
+/// to 33 % (A57). The portable `Soft32` it replaced cost 2291 / 1478 / 1305 for one block.
 const SMALL: usize = 64;
 
 /// The length of the head of a `len`-byte call that the bitsliced batches take: the whole
