@@ -6,16 +6,17 @@
 //! The algorithm, the working basis and the tables are those of [`super::vperm`], in the round
 //! structure of `aarch64_neon.rs` (`vpaes-neon`). The assembly gets the tables through a
 //! pointer in the key structure ([`Tables`], built at compile time from `vperm.rs`; nothing is
-//! typed into the `.S`). The key schedule runs here, in portable constant-time Rust: the
-//! 16-entry lookups of the tower-field S-box and basis changes are done by [`shuf`], which
-//! reads every table entry and selects with masks, exactly as `aarch64_neon.rs`'s `expand`
-//! does with `tbl`.
+//! typed into the `.S`). The key schedule runs here, in portable constant-time Rust: SubWord
+//! and InvMixColumns are the portable kernel's ([`fixslice::sub_word`],
+//! [`fixslice::inv_mix_round_key`]); the 16-entry lookups of the basis changes are done by
+//! [`shuf`], which reads every table entry and selects with masks, as `aarch64_neon.rs`'s
+//! `expand` does with `tbl`.
 //!
 //! Constant time: no branch or memory index depends on key or data (the assembly's `vtbl`
 //! indices are registers; see its header); the round count, the public lengths and the round
 //! number choose code paths and addresses.
 
-use super::{Kernel, vperm};
+use super::{Kernel, fixslice, vperm};
 use crate::cpu::arch::ArmNeon;
 use crate::wipe::wipe;
 
@@ -154,53 +155,10 @@ fn transform(lo: &[u8; 16], hi: &[u8; 16], x: &[u8; 16]) -> [u8; 16] {
     xor(&shuf(lo, &l), &shuf(hi, &h))
 }
 
-/// SubWord (FIPS 197 §5.2) through the tower-field S-box of `vperm.rs`, in constant time.
-fn sub_word(w: [u8; 4]) -> [u8; 4] {
-    let mut b = [0u8; 16];
-    b[..4].copy_from_slice(&w);
-    let x = transform(&vperm::IPT_LO, &vperm::IPT_HI, &b);
-    let i: [u8; 16] = core::array::from_fn(|n| x[n] >> 4);
-    let k: [u8; 16] = core::array::from_fn(|n| x[n] & 0x0f);
-    let j = xor(&i, &k);
-    let ak = shuf(&vperm::C_OVER, &k);
-    let iak = xor(&shuf(&vperm::INV, &i), &ak);
-    let jak = xor(&shuf(&vperm::INV, &j), &ak);
-    let io = xor(&shuf(&vperm::INV, &iak), &j);
-    let jo = xor(&shuf(&vperm::INV, &jak), &i);
-    let mut s = xor(&shuf(&vperm::SBO_U, &io), &shuf(&vperm::SBO_T, &jo));
-    let out = [s[0] ^ 0x63, s[1] ^ 0x63, s[2] ^ 0x63, s[3] ^ 0x63];
-    wipe(&mut b);
-    wipe(&mut s);
-    out
-}
-
-/// InvMixColumns (FIPS 197 §5.3.3) of a standard-basis state, constant time.
-fn inv_mix_columns(s: &[u8; 16]) -> [u8; 16] {
-    // xtime per byte: double, and add 0x1b where the top bit was set (mask, no branch).
-    let xt = |x: &[u8; 16]| -> [u8; 16] {
-        core::array::from_fn(|n| (x[n] << 1) ^ (0x1b & 0u8.wrapping_sub(x[n] >> 7)))
-    };
-    let x2 = xt(s);
-    let x4 = xt(&x2);
-    let x8 = xt(&x4);
-    let m9 = xor(&x8, s);
-    let m11 = xor(&m9, &x2);
-    let m13 = xor(&m9, &x4);
-    let m14 = xor(&x8, &xor(&x4, &x2));
-    // Row r gets 14·s_r + 11·s_{r+1} + 13·s_{r+2} + 9·s_{r+3}.
-    xor(
-        &xor(&m14, &permute(&m11, &vperm::ROT[0])),
-        &xor(
-            &permute(&m13, &vperm::ROT[1]),
-            &permute(&m9, &vperm::ROT[2]),
-        ),
-    )
-}
-
 /// KeyExpansion, then the kernel's key formats (those of `aarch64_neon.rs`'s `expand`).
 fn expand(key: &[u8], k: &mut Keys) {
     let mut rk = [[0u8; 16]; 15];
-    let nr = vperm::expand_key(key, &mut rk, sub_word);
+    let nr = vperm::expand_key(key, &mut rk, fixslice::sub_word);
     let c63 = [0x63u8; 16];
     let enc63 = [vperm::ENC_63; 16];
     for r in 0..=nr {
@@ -219,7 +177,7 @@ fn expand(key: &[u8], k: &mut Keys) {
         } else if r == nr {
             *x
         } else {
-            let mut m = inv_mix_columns(x);
+            let mut m = fixslice::inv_mix_round_key(x);
             let t = transform(&vperm::DIPT_LO, &vperm::DIPT_HI, &xor(&m, &c63));
             wipe(&mut m);
             permute(&t, &vperm::SR_POW[r & 3])
@@ -323,21 +281,6 @@ mod tests {
         t
     }
 
-    /// The portable S-box model agrees with the S-box of the standard (every byte, via
-    /// SubWord of a word of four equal bytes; FIPS 197 Figure 7 spot values).
-    #[test]
-    fn sub_word_is_the_sbox() {
-        assert_eq!(sub_word([0x00, 0x01, 0x53, 0xff]), [0x63, 0x7c, 0xed, 0x16]);
-        // Every byte of the word gets the same S-box, and the S-box is a permutation.
-        let mut seen = [false; 256];
-        for x in 0..=255u8 {
-            let s = sub_word([x, x, x, x]);
-            assert!(s.iter().all(|&v| v == s[0]));
-            assert!(!seen[usize::from(s[0])]);
-            seen[usize::from(s[0])] = true;
-        }
-    }
-
     /// `shuf` is `vtbl`: entries below 16 looked up, 16 and more give 0.
     #[test]
     fn shuf_is_vtbl() {
@@ -349,19 +292,6 @@ mod tests {
                 let want = if i[n] < 16 { t[usize::from(i[n])] } else { 0 };
                 assert_eq!(got[n], want);
             }
-        }
-    }
-
-    /// InvMixColumns of FIPS 197's MixColumns example column (db 13 53 45 -> 8e 4d a1 bc).
-    #[test]
-    fn inv_mix_columns_known_answer() {
-        let mut s = [0u8; 16];
-        for c in 0..4 {
-            s[4 * c..4 * c + 4].copy_from_slice(&[0x8e, 0x4d, 0xa1, 0xbc]);
-        }
-        let m = inv_mix_columns(&s);
-        for c in 0..4 {
-            assert_eq!(&m[4 * c..4 * c + 4], &[0xdb, 0x13, 0x53, 0x45]);
         }
     }
 

@@ -544,8 +544,9 @@ pub(crate) fn decrypt<W: Word, K: RoundKey<W>>(rk: &[K], s: &mut State<W>) {
 }
 
 /// The AES S-box applied to each byte of `w`, with the same circuit (no table lookups: the
-/// key schedule is as constant-time as the rounds).
-fn sub_word(w: [u8; 4]) -> [u8; 4] {
+/// key schedule is as constant-time as the rounds). Also the SubWord of the key schedules of
+/// kernels that have no S-box instruction of their own (`arm_vpaes`).
+pub(super) fn sub_word(w: [u8; 4]) -> [u8; 4] {
     // Bitslice the four bytes into eight u32 words (one bit per byte, lanes unused above 4).
     let mut s = [0u32; 8];
     for (b, x) in s.iter_mut().enumerate() {
@@ -563,6 +564,51 @@ fn sub_word(w: [u8; 4]) -> [u8; 4] {
         *o ^= 0x63;
     }
     crate::wipe::wipe(&mut s);
+    out
+}
+
+/// `a·x` in GF(2^8) (FIPS 197 §4.2.1), without branches.
+#[cfg_attr(
+    not(all(simdcrypt_asm, any(target_arch = "x86_64", target_arch = "arm"))),
+    allow(dead_code)
+)]
+fn byte_xtime(a: u8) -> u8 {
+    (a << 1) ^ (0x1b & 0u8.wrapping_sub(a >> 7))
+}
+
+/// `a·c` in GF(2^8) for a public constant `c` (branches on `c` only).
+#[cfg_attr(
+    not(all(simdcrypt_asm, any(target_arch = "x86_64", target_arch = "arm"))),
+    allow(dead_code)
+)]
+fn byte_mul(a: u8, c: u8) -> u8 {
+    let (mut p, mut x) = (0, a);
+    for bit in 0..8 {
+        if c >> bit & 1 == 1 {
+            p ^= x;
+        }
+        x = byte_xtime(x);
+    }
+    p
+}
+
+/// InvMixColumns (FIPS 197 §5.3.3) of a round key in the standard byte order (column-major),
+/// for the decryption keys of the equivalent inverse cipher (`x86_64_gfni`, `arm_vpaes`).
+#[cfg_attr(
+    not(all(simdcrypt_asm, any(target_arch = "x86_64", target_arch = "arm"))),
+    allow(dead_code)
+)]
+pub(super) fn inv_mix_round_key(k: &[u8; 16]) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    for c in 0..4 {
+        let b = &k[4 * c..4 * c + 4];
+        for r in 0..4 {
+            out[4 * c + r] = byte_mul(b[r], 14)
+                ^ byte_mul(b[(r + 1) % 4], 11)
+                ^ byte_mul(b[(r + 2) % 4], 13)
+                ^ byte_mul(b[(r + 3) % 4], 9);
+        }
+    }
     out
 }
 
@@ -772,6 +818,34 @@ pub(super) mod tests {
     use super::*;
     use std::vec;
     use std::vec::Vec;
+
+    /// The portable SubWord agrees with the S-box of the standard (every byte, via
+    /// SubWord of a word of four equal bytes; FIPS 197 Figure 7 spot values).
+    #[test]
+    fn sub_word_is_the_sbox() {
+        assert_eq!(sub_word([0x00, 0x01, 0x53, 0xff]), [0x63, 0x7c, 0xed, 0x16]);
+        // Every byte of the word gets the same S-box, and the S-box is a permutation.
+        let mut seen = [false; 256];
+        for x in 0..=255u8 {
+            let s = sub_word([x, x, x, x]);
+            assert!(s.iter().all(|&v| v == s[0]));
+            assert!(!seen[usize::from(s[0])]);
+            seen[usize::from(s[0])] = true;
+        }
+    }
+
+    /// InvMixColumns of FIPS 197's MixColumns example column (db 13 53 45 -> 8e 4d a1 bc).
+    #[test]
+    fn inv_mix_columns_known_answer() {
+        let mut s = [0u8; 16];
+        for c in 0..4 {
+            s[4 * c..4 * c + 4].copy_from_slice(&[0x8e, 0x4d, 0xa1, 0xbc]);
+        }
+        let m = inv_mix_round_key(&s);
+        for c in 0..4 {
+            assert_eq!(&m[4 * c..4 * c + 4], &[0xdb, 0x13, 0x53, 0x45]);
+        }
+    }
 
     /// A xorshift64 generator (fixed seed): test data for the kernels' batch and tail tests.
     #[cfg_attr(not(all(target_arch = "x86_64", simdcrypt_asm)), allow(dead_code))]

@@ -398,7 +398,9 @@ pub(super) const DEC_F3: [Perm; 4] = powers(DEC_F, 3);
 /// `SR^ρ` for ρ mod 4: the encryption key order is `SR^-ρ = SR^(4-ρ)`; the decryption key
 /// order `SR^ρ`; the final permutation `SR^Nr` (encryption) or `SR^-Nr` (decryption).
 pub(super) const SR_POW: [Perm; 4] = [power(SR, 0), power(SR, 1), power(SR, 2), power(SR, 3)];
-/// Row rotations by 1, 2, 3 within each column (InvMixColumns of the decryption keys).
+/// Row rotations by 1, 2, 3 within each column (InvMixColumns of the decryption keys; the
+/// armv7 kernel takes its decryption keys from `fixslice::inv_mix_round_key` instead).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(super) const ROT: [Perm; 3] = [R1, power(R1, 2), power(R1, 3)];
 
 /// FIPS 197 §5.2 KeyExpansion into standard round keys `rk[0..=Nr]` (byte `4c + r` is row r

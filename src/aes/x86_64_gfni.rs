@@ -18,7 +18,7 @@
 //! and the (public) counter only, and the key schedule is the portable one.
 
 use super::Kernel;
-use super::fixslice::{MAX_ROUND_KEYS, round_keys};
+use super::fixslice::{self, MAX_ROUND_KEYS, round_keys};
 use crate::cpu::arch::GfniAvx512;
 use crate::wipe::wipe;
 
@@ -63,38 +63,6 @@ pub(crate) struct Gfni {
     nr: usize,
 }
 
-/// `a·x` in GF(2^8) (FIPS 197 §4.2.1), without branches.
-fn xtime(a: u8) -> u8 {
-    (a << 1) ^ (0x1b & 0u8.wrapping_sub(a >> 7))
-}
-
-/// `a·c` in GF(2^8) for a public constant `c` (branches on `c` only).
-fn mul(a: u8, c: u8) -> u8 {
-    let (mut p, mut x) = (0, a);
-    for bit in 0..8 {
-        if c >> bit & 1 == 1 {
-            p ^= x;
-        }
-        x = xtime(x);
-    }
-    p
-}
-
-/// InvMixColumns (FIPS 197 §5.3.3) of a round key.
-fn inv_mix_columns(k: &[u8; 16]) -> [u8; 16] {
-    let mut out = [0u8; 16];
-    for c in 0..4 {
-        let b = &k[4 * c..4 * c + 4];
-        for r in 0..4 {
-            out[4 * c + r] = mul(b[r], 14)
-                ^ mul(b[(r + 1) % 4], 11)
-                ^ mul(b[(r + 2) % 4], 13)
-                ^ mul(b[(r + 3) % 4], 9);
-        }
-    }
-    out
-}
-
 impl Gfni {
     /// Expands a 16-, 24- or 32-byte key.
     pub(crate) fn new(t: GfniAvx512, key: &[u8]) -> Self {
@@ -119,7 +87,7 @@ impl Gfni {
         wipe(&mut stored);
         k.dk[0] = k.ek[nr];
         for i in 1..nr {
-            k.dk[i] = inv_mix_columns(&k.ek[nr - i]);
+            k.dk[i] = fixslice::inv_mix_round_key(&k.ek[nr - i]);
         }
         k.dk[nr] = k.ek[0];
         k
